@@ -1,0 +1,102 @@
+/**
+ * Socket.IO clients in a worker thread: connects every socket, then sends messages between pairs
+ * at a fixed rate (open loop); a message's latency runs from its scheduled send time until the
+ * recipient's socket receives `newMessage`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { io, type Socket } from 'socket.io-client';
+import { openLoop } from './load.ts';
+
+export type ChatPair = { a: number; b: number; conversationId: string; aUser: string; bUser: string };
+export type ChatLoad = {
+  url: string;
+  mode: 'app' | 'bare';
+  /** One auth object per socket. */
+  auth: Record<string, string>[];
+  pairs: ChatPair[];
+  rate: number;
+  warmup: number;
+  count: number;
+};
+export type ChatLoadResult = {
+  latenciesMs: number[];
+  errors: number;
+  elapsedMs: number;
+  sent: number;
+  overloaded: boolean;
+  connectMs: number;
+  firstError?: string;
+};
+
+const load = workerData as ChatLoad;
+
+async function connect(auth: Record<string, string>): Promise<Socket> {
+  const socket = io(load.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (error) => reject(error));
+  });
+  return socket;
+}
+
+const connectStarted = performance.now();
+const sockets: Socket[] = [];
+for (let start = 0; start < load.auth.length; start += 100) {
+  sockets.push(...(await Promise.all(load.auth.slice(start, start + 100).map(connect))));
+}
+const connectMs = performance.now() - connectStarted;
+
+const waiting = new Map<string, () => void>();
+for (const pair of load.pairs) {
+  for (const index of [pair.a, pair.b]) {
+    (sockets[index] as Socket).on('newMessage', (message: { text?: string }) => {
+      const done = message.text ? waiting.get(message.text) : undefined;
+      if (done) {
+        waiting.delete(message.text as string);
+        done();
+      }
+    });
+  }
+}
+
+const runId = Math.random().toString(36).slice(2, 8);
+const send = (label: string) => (index: number) => {
+  const pair = load.pairs[index % load.pairs.length] as ChatPair;
+  const forward = Math.floor(index / load.pairs.length) % 2 === 0;
+  const sender = sockets[forward ? pair.a : pair.b] as Socket;
+  const text = `${label}-${runId}-${index}`;
+  const received = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(text);
+      reject(new Error(`no newMessage for ${text}`));
+    }, 30_000);
+    waiting.set(text, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const payload =
+    load.mode === 'app'
+      ? { conversationId: pair.conversationId, text, clientId: text }
+      : { to: forward ? pair.bUser : pair.aUser, text };
+  const acked = sender
+    .timeout(30_000)
+    .emitWithAck('sendMessage', payload)
+    .then((ack: { ok?: boolean; error?: unknown }) => {
+      if (!ack?.ok) throw new Error(`sendMessage refused: ${JSON.stringify(ack)}`);
+    });
+  return Promise.all([acked, received]).then(() => {});
+};
+
+await openLoop({ rate: load.rate, count: load.warmup, fire: send('warm') });
+const result = await openLoop({ rate: load.rate, count: load.count, fire: send('m') });
+for (const socket of sockets) socket.close();
+parentPort?.postMessage({
+  latenciesMs: result.latenciesMs,
+  errors: result.errors,
+  elapsedMs: result.elapsedMs,
+  sent: result.sent,
+  overloaded: result.overloaded,
+  connectMs,
+  firstError: result.firstError ? String(result.firstError) : undefined,
+} satisfies ChatLoadResult);

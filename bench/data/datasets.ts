@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type App, buildApp } from '../../src/server/app.ts';
+import { type Config, loadConfig } from '../../src/server/config.ts';
+import { generateDataset } from './generate.ts';
+
+export type Scale = { profiles: number; swipesPerUser: number };
+
+export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL;
+
+const baseConfig = (): Config => ({
+  ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/entreno-bench' }),
+  port: 0,
+  host: '127.0.0.1',
+  tokenSecret: randomBytes(32).toString('hex'),
+  redisKeyPrefix: `entreno-bench:${randomBytes(4).toString('hex')}:`,
+});
+
+const execute = (app: App) => (statement: string) => app.database.db.execute(sql.raw(statement));
+
+async function isGenerated(app: App, scale: Scale): Promise<boolean> {
+  const result = (await app.database.db.execute(
+    sql`select (select count(*) from profiles)::int as p, (select count(*) from swipes)::int as s`,
+  )) as unknown as { rows: { p: number; s: number }[] };
+  const counts = result.rows[0];
+  return Number(counts?.p) === scale.profiles && Number(counts?.s) === scale.profiles * scale.swipesPerUser;
+}
+
+/**
+ * An app on PostgreSQL over the benchmark data set. The database `entreno_bench_<profiles>_<swipes>`
+ * is kept between runs (the data is deterministic), and generated when missing or incomplete.
+ */
+export async function postgresApp(scale: Scale, log: (line: string) => void = () => {}) {
+  if (!DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  const name = `entreno_bench_${scale.profiles}_${scale.swipesPerUser}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (!exists) await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  let app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL });
+  if (!(await isGenerated(app, scale))) {
+    await app.close();
+    const reset = new pg.Client({ connectionString: DATABASE_URL });
+    await reset.connect();
+    await reset.query(`drop database if exists ${name} with (force)`);
+    await reset.query(`create database ${name}`);
+    await reset.end();
+    app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL });
+    const started = performance.now();
+    await generateDataset(execute(app), scale);
+    log(`generated ${name} on PostgreSQL in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return app;
+}
+
+/** An app on in-memory PGlite (the embedded database), with the data set generated into it. */
+export async function pgliteApp(scale: Scale | null, log: (line: string) => void = () => {}) {
+  const app = await buildApp({ ...baseConfig(), inMemoryDatabase: true });
+  if (scale) {
+    const started = performance.now();
+    await generateDataset(execute(app), scale);
+    log(
+      `generated ${scale.profiles} profiles / ${scale.profiles * scale.swipesPerUser} swipes on PGlite in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
+  return app;
+}
+
+export async function listen(app: App): Promise<string> {
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.http.server.address();
+  if (!address || typeof address === 'string') throw new Error('no TCP address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+export async function rows<T>(app: App, query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}

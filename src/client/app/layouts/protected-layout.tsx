@@ -1,0 +1,45 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { useSnapshot } from 'valtio';
+import { unreadState } from '../../features/chat/unread-store.ts';
+import { matchesCountState } from '../../features/matches/index.ts';
+import { notificationsState, useBellRing } from '../../features/notifications/index.ts';
+import { streakLabel, useStreak } from '../../features/streak/index.ts';
+import { UnauthorizedPage } from '../../routes/unauthorized.tsx';
+import { startSessionChecks } from '../../services/session.ts';
+import { tokenStorage } from '../../services/token-storage.ts';
+import { AppShell } from './app-shell.tsx';
+
+/**
+ * The server session check of spec 000 §2 (at once, then every 30 s; a failure signs out, → /login)
+ * and the frame's live parts, each from its feature's store.
+ */
+function SignedInArea() {
+  useEffect(() => startSessionChecks(), []);
+  const unread = useSnapshot(unreadState);
+  const matches = useSnapshot(matchesCountState);
+  const notifications = useSnapshot(notificationsState);
+  const bell = useBellRing(notifications.unreadCount);
+  const streak = useStreak();
+  return (
+    <AppShell
+      status={{
+        counts: { matches: matches.count, messages: unread.total, notifications: notifications.unreadCount },
+        bellRing: bell.ring,
+        isBellRinging: bell.isRinging,
+        streakLabel: streakLabel(streak),
+      }}
+    />
+  );
+}
+
+/**
+ * Layout of every protected route. Its `beforeLoad` (guards/session-guard.ts) has already cleared
+ * an invalid token and sent the user to /login; here a missing token shows the 401 page in place,
+ * with the address unchanged, and follows sign-outs from other tabs live. The server session
+ * check runs only while a signed-in page is on screen.
+ */
+export function ProtectedLayout() {
+  const stored = useSyncExternalStore(tokenStorage.subscribe, tokenStorage.getSnapshot, () => null);
+  if (stored === null) return <UnauthorizedPage />;
+  return <SignedInArea />;
+}

@@ -1,0 +1,214 @@
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { guardProtectedRoute, redirectSignedInFromRoot } from './guards/session-guard.ts';
+import { RootLayout } from './layouts/root-layout.tsx';
+import { RouteError, RoutePending } from './route-states.tsx';
+import {
+  LoginSearchSchema,
+  parsePlainSearch,
+  ResetPasswordSearchSchema,
+  stringifyPlainSearch,
+} from './search-params.ts';
+
+/*
+ * The route tree of both specs (000 §2, 001 §2), code-based. Every page and every layout except the
+ * root is loaded lazily, so the login screen ships only the router, React and its own code
+ * (QUALITY 28). Keep this list and APP_ROUTE_PATTERNS in src/shared/routes.ts in step: the
+ * server answers 404 for any other path.
+ */
+
+const rootRoute = createRootRoute({
+  component: RootLayout,
+  notFoundComponent: lazyRouteComponent(() => import('../routes/not-found.tsx'), 'NotFoundPage'),
+});
+
+// Public access screens (spec 000 §2).
+const authLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'auth',
+  component: lazyRouteComponent(() => import('./layouts/auth-layout.tsx'), 'AuthLayout'),
+});
+
+const loginComponent = lazyRouteComponent(() => import('../routes/login.tsx'), 'LoginPage');
+
+// The login screen has its own full-screen layout (demo preview beside the form), so it sits
+// outside the auth layout.
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: redirectSignedInFromRoot,
+  component: loginComponent,
+});
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'login',
+  validateSearch: LoginSearchSchema,
+  component: loginComponent,
+});
+
+const registerRoute = createRoute({
+  getParentRoute: () => authLayoutRoute,
+  path: 'register',
+  component: lazyRouteComponent(() => import('../routes/register.tsx'), 'RegisterPage'),
+});
+
+const registerEmailRoute = createRoute({
+  getParentRoute: () => authLayoutRoute,
+  path: 'register/email',
+  component: lazyRouteComponent(() => import('../routes/register-email.tsx'), 'RegisterEmailPage'),
+});
+
+const registerGoogleRoute = createRoute({
+  getParentRoute: () => authLayoutRoute,
+  path: 'register/google',
+  component: lazyRouteComponent(() => import('../routes/register-google.tsx'), 'RegisterGooglePage'),
+});
+
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => authLayoutRoute,
+  path: 'forgot-password',
+  component: lazyRouteComponent(() => import('../routes/forgot-password.tsx'), 'ForgotPasswordPage'),
+});
+
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => authLayoutRoute,
+  path: 'reset-password',
+  validateSearch: ResetPasswordSearchSchema,
+  component: lazyRouteComponent(() => import('../routes/reset-password.tsx'), 'ResetPasswordPage'),
+});
+
+// The 401 page on its own address; protected routes also render it in place.
+const unauthorizedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'unauthorized',
+  component: lazyRouteComponent(() => import('../routes/unauthorized.tsx'), 'UnauthorizedPage'),
+});
+
+// The signed-in area (spec 001 §2), behind the session guard.
+const appLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: guardProtectedRoute,
+  component: lazyRouteComponent(() => import('./layouts/protected-layout.tsx'), 'ProtectedLayout'),
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'home',
+  component: lazyRouteComponent(() => import('../routes/home.tsx'), 'HomePage'),
+});
+
+const configRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'config',
+  component: lazyRouteComponent(() => import('../routes/config.tsx'), 'ConfigPage'),
+});
+
+const matchesRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'matches',
+  component: lazyRouteComponent(() => import('../routes/matches.tsx'), 'MatchesPage'),
+});
+
+const messagesRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'messages',
+  component: lazyRouteComponent(() => import('../routes/messages.tsx'), 'MessagesPage'),
+});
+
+const conversationRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'messages/$conversationId',
+  component: lazyRouteComponent(() => import('../routes/messages-conversation.tsx'), 'MessagesConversationPage'),
+});
+
+const notificationsRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'notifications',
+  component: lazyRouteComponent(() => import('../routes/notifications.tsx'), 'NotificationsPage'),
+});
+
+const editProfileRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'edit-profile',
+  component: lazyRouteComponent(() => import('../routes/edit-profile.tsx'), 'EditProfilePage'),
+});
+
+// Public reading pages and the development pages.
+const infoLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'info',
+  component: lazyRouteComponent(() => import('./layouts/info-layout.tsx'), 'InfoLayout'),
+});
+
+const termsRoute = createRoute({
+  getParentRoute: () => infoLayoutRoute,
+  path: 'terms',
+  component: lazyRouteComponent(() => import('../routes/terms.tsx'), 'TermsPage'),
+});
+
+const privacyRoute = createRoute({
+  getParentRoute: () => infoLayoutRoute,
+  path: 'privacy',
+  component: lazyRouteComponent(() => import('../routes/privacy.tsx'), 'PrivacyPage'),
+});
+
+const devOutboxRoute = createRoute({
+  getParentRoute: () => infoLayoutRoute,
+  path: 'dev/outbox',
+  component: lazyRouteComponent(() => import('../routes/dev-outbox.tsx'), 'DevOutboxPage'),
+});
+
+const devUiRoute = createRoute({
+  getParentRoute: () => infoLayoutRoute,
+  path: 'dev/ui',
+  component: lazyRouteComponent(() => import('../routes/dev-ui.tsx'), 'DevUiPage'),
+});
+
+export const routeTree = rootRoute.addChildren([
+  indexRoute,
+  loginRoute,
+  authLayoutRoute.addChildren([
+    registerRoute,
+    registerEmailRoute,
+    registerGoogleRoute,
+    forgotPasswordRoute,
+    resetPasswordRoute,
+  ]),
+  unauthorizedRoute,
+  appLayoutRoute.addChildren([
+    homeRoute,
+    configRoute,
+    matchesRoute,
+    messagesRoute,
+    conversationRoute,
+    notificationsRoute,
+    editProfileRoute,
+  ]),
+  infoLayoutRoute.addChildren([termsRoute, privacyRoute, devOutboxRoute, devUiRoute]),
+]);
+
+/** Builds the app's router; tests may pass a memory history. */
+export function createAppRouter(options: { history?: Parameters<typeof createRouter>[0]['history'] } = {}) {
+  return createRouter({
+    routeTree,
+    history: options.history,
+    parseSearch: parsePlainSearch,
+    stringifySearch: stringifyPlainSearch,
+    // Unknown paths render the full-page 404, never a 404 inside a layout.
+    notFoundMode: 'root',
+    defaultPreload: 'intent',
+    defaultPendingComponent: RoutePending,
+    defaultPendingMs: 400,
+    defaultErrorComponent: RouteError,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,42 @@
+/** The access area's calls used by this feature (spec 000 §7), typed with the shared schemas. */
+import * as v from 'valibot';
+import {
+  type ForgotPasswordResponse,
+  type LoginRequest,
+  type LoginResponse,
+  LoginResponseSchema,
+  type ResetPasswordRequest,
+  type ResetPasswordResponse,
+  type ValidateResetTokenResponse,
+} from '#shared/auth/auth-schemas';
+import { ApiRequestError, requestJson } from '../../services/http.ts';
+
+/** Spec 000 §5: an answer without token and user is unusable. */
+export const INCOMPLETE_RESPONSE_MESSAGE = 'Respuesta del servidor incompleta';
+
+/** POST /auth/login; throws ApiRequestError (an incomplete answer becomes one too). */
+export async function login(body: LoginRequest): Promise<LoginResponse> {
+  const answer = await requestJson<unknown>('auth/login', { method: 'post', json: body });
+  const parsed = v.safeParse(LoginResponseSchema, answer);
+  if (!parsed.success) throw new ApiRequestError('http', INCOMPLETE_RESPONSE_MESSAGE, 200);
+  return parsed.output;
+}
+
+/** POST /auth/forgot-password: the same answer whether or not the account exists (QUALITY 2). */
+export function requestPasswordReset(email: string): Promise<ForgotPasswordResponse> {
+  return requestJson<ForgotPasswordResponse>('auth/forgot-password', { method: 'post', json: { email } });
+}
+
+/** POST /auth/validate-reset-token: true only when the server says the link is valid. */
+export async function validateResetToken(token: string, email: string): Promise<boolean> {
+  const answer = await requestJson<ValidateResetTokenResponse>('auth/validate-reset-token', {
+    method: 'post',
+    json: { token, email },
+  });
+  return answer?.valid === true;
+}
+
+/** POST /auth/reset-password. */
+export function resetPassword(body: ResetPasswordRequest): Promise<ResetPasswordResponse> {
+  return requestJson<ResetPasswordResponse>('auth/reset-password', { method: 'post', json: body });
+}

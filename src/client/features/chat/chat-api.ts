@@ -1,0 +1,38 @@
+/** The chat's HTTP calls (spec 001 §7), typed with the shared response shapes. */
+import type {
+  ChatSwipeType,
+  ChatUnreadCountResponse,
+  ConversationListResponse,
+  ConversationResponse,
+  MarkReadResponse,
+  MessageListResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+} from '#shared/chat/chat-schemas';
+import { requestJson } from '../../services/http.ts';
+
+const conversationPath = (id: string) => `messages/conversations/${encodeURIComponent(id)}`;
+
+export const chatApi = {
+  listConversations: (page: number, limit: number) =>
+    requestJson<ConversationListResponse>('messages/conversations', { searchParams: { page, limit } }),
+  listMessages: (conversationId: string, limit = 50) =>
+    requestJson<MessageListResponse>(`${conversationPath(conversationId)}/messages`, {
+      searchParams: { page: 1, limit },
+    }),
+  setPinned: (id: string, isPinned: boolean) =>
+    requestJson<ConversationResponse>(`${conversationPath(id)}/pin`, { method: 'patch', json: { isPinned } }),
+  setMuted: (id: string, isMuted: boolean) =>
+    requestJson<ConversationResponse>(`${conversationPath(id)}/mute`, { method: 'patch', json: { isMuted } }),
+  archive: (id: string) =>
+    requestJson<ConversationResponse>(`${conversationPath(id)}/archive`, { method: 'patch', json: {} }),
+  setSwipeType: (id: string, swipeType: ChatSwipeType) =>
+    requestJson<ConversationResponse>(`${conversationPath(id)}/swipetype`, { method: 'patch', json: { swipeType } }),
+  unmatch: (id: string) => requestJson<ConversationResponse>(`${conversationPath(id)}/unmatch`, { method: 'post' }),
+  markRead: (id: string) => requestJson<MarkReadResponse>(`${conversationPath(id)}/read`, { method: 'patch' }),
+  sendMessage: (body: SendMessageRequest) =>
+    requestJson<SendMessageResponse>('messages/messages', { method: 'post', json: body }),
+  unreadCount: () => requestJson<ChatUnreadCountResponse>('messages/messages/unread/count'),
+};
+
+export type ChatApi = typeof chatApi;

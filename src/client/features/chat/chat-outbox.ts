@@ -1,0 +1,76 @@
+/**
+ * How the chat's outbox items are delivered and applied (services/outbox.ts): a message goes over
+ * the socket with its acknowledgement, or over HTTP when the socket is down or silent — the same
+ * clientId either way, so the server stores it once; its answer replaces the pending row (same
+ * key) and becomes the conversation's last message. A read mark goes over HTTP (and the socket's
+ * read event), and its answer sets the unread total.
+ */
+import type { ChatMessage, MarkReadResponse, SendMessageResponse } from '#shared/chat/chat-schemas';
+import { currentDb, type LocalDb, type OutboxItem, upsertMessages } from '../../services/local-db.ts';
+import { outbox } from '../../services/offline.ts';
+import { connection, SocketRequestError } from '../../services/socket.ts';
+import { chatApi } from './chat-api.ts';
+import { setUnreadTotal } from './unread-store.ts';
+
+export type MessagePayload = { conversationId: string; receiverId: string; text: string };
+
+async function receiverFor(db: LocalDb | null, payload: MessagePayload): Promise<string> {
+  if (payload.receiverId || !db) return payload.receiverId;
+  return (await db.conversations.get(payload.conversationId))?.otherUser.userId ?? '';
+}
+
+async function deliverMessage(item: OutboxItem): Promise<ChatMessage> {
+  const payload = item.payload as MessagePayload;
+  const { conversationId, text } = payload;
+  const clientId = item.clientId;
+  const receiverId = await receiverFor(currentDb(), payload);
+  try {
+    const ack = await connection.request('sendMessage', {
+      conversationId,
+      text,
+      clientId,
+      ...(receiverId ? { receiverId } : {}),
+    });
+    return ack.data;
+  } catch (error) {
+    // A refusal is final; no connection or no answer goes over HTTP with the same clientId (idempotent).
+    if (error instanceof SocketRequestError && error.kind === 'refused') throw error;
+    const answer: SendMessageResponse = await chatApi.sendMessage({ conversationId, receiverId, text, clientId });
+    return answer.data;
+  }
+}
+
+async function applySent(db: LocalDb, stored: ChatMessage): Promise<void> {
+  await upsertMessages(db, [stored]);
+  const conversation = await db.conversations.get(stored.conversationId);
+  if (conversation) {
+    await db.conversations.put({
+      ...conversation,
+      lastMessage: { text: stored.text, timestamp: stored.timestamp, senderId: stored.senderId, read: false },
+      updatedAt: [stored.timestamp, conversation.updatedAt].sort().at(-1) ?? stored.timestamp,
+    });
+  }
+}
+
+let isRegistered = false;
+
+/** Registers the chat's kinds with the outbox (once, at start-up, so a replay never waits for the screen). */
+export function registerChatOutbox(): void {
+  if (isRegistered) return;
+  isRegistered = true;
+  outbox.register('message', {
+    deliver: deliverMessage,
+    apply: (db, _item, result) => applySent(db, result as ChatMessage),
+    fail: async (db, item) => {
+      await db.messages.update(item.clientId, { status: 'error' });
+    },
+  });
+  outbox.register('markRead', {
+    deliver: async (item) => {
+      const conversationId = item.scope;
+      connection.emitIfConnected('markMessagesRead', { conversationId, updateType: 'markRead', unreadCount: 0 });
+      return chatApi.markRead(conversationId);
+    },
+    after: (_item, result) => setUnreadTotal((result as MarkReadResponse).unreadCount),
+  });
+}

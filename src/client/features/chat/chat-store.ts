@@ -1,0 +1,284 @@
+/**
+ * The open conversation (spec 001 §2 /messages/{id}, §4 "Chat view", "Message status", §5):
+ * loading → ready | error, the messages with their status, the other user's typing, sending with
+ * the socket's acknowledgement (HTTP when the socket is down), receipts and read marks.
+ */
+import { proxy } from 'valtio';
+import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
+import type { ConversationSummary } from '#shared/chat/chat-schemas';
+import {
+  currentDb,
+  hasPendingOutboxItem,
+  readMessages,
+  type StoredMessage,
+  upsertMessages,
+  watchLocal,
+} from '../../services/local-db.ts';
+import { outbox } from '../../services/offline.ts';
+import { session } from '../../services/session.ts';
+import { connection } from '../../services/socket.ts';
+import { chatApi } from './chat-api.ts';
+import { findConversation, setOpenConversation } from './conversations-store.ts';
+import {
+  addServerMessages,
+  createPendingMessage,
+  markFailed,
+  markOthersRead,
+  markRetrying,
+  type ViewMessage,
+} from './message-list.ts';
+
+/** Spec 001 §9: typing stops after 1000 ms without a keystroke. */
+export const TYPING_IDLE_MS = 1000;
+/** The other user's indicator goes away by itself if their "stopped" never arrives. */
+const TYPING_SHOW_LIMIT_MS = 6000;
+
+export type ChatView = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready' };
+
+export const chatState = proxy<{
+  conversationId: string | null;
+  view: ChatView;
+  conversation: ConversationSummary | null;
+  messages: ViewMessage[];
+  isOtherTyping: boolean;
+}>({ conversationId: null, view: { status: 'loading' }, conversation: null, messages: [], isOtherTyping: false });
+
+const ownUserId = () => session.current()?.user.userId ?? '';
+const isPageVisible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
+
+function setMessages(next: readonly ViewMessage[]) {
+  if (next !== chatState.messages) chatState.messages = [...next];
+}
+
+function toViewMessage({ key: _key, ...message }: StoredMessage): ViewMessage {
+  return message;
+}
+
+function isThisConversation(conversationId: string | undefined): boolean {
+  return !!conversationId && conversationId.toLowerCase() === chatState.conversationId;
+}
+
+/** The other participant: from the conversation, else from a message of theirs or to them. */
+function receiverId(): string | undefined {
+  if (chatState.conversation) return chatState.conversation.otherUser.userId;
+  const own = ownUserId();
+  const any = chatState.messages.find((item) => item.seq !== null);
+  if (!any) return undefined;
+  return any.senderId === own ? any.receiverId : any.senderId;
+}
+
+/** Network refresh: the newest page goes into the store; the screen follows the store. */
+async function loadMessages(): Promise<void> {
+  const conversationId = chatState.conversationId;
+  if (!conversationId) return;
+  try {
+    const answer = await chatApi.listMessages(conversationId);
+    const db = currentDb();
+    if (db) await upsertMessages(db, answer.messages);
+    if (chatState.conversationId !== conversationId) return;
+    if (!db) setMessages(addServerMessages(chatState.messages, answer.messages));
+    chatState.view = { status: 'ready' };
+  } catch (error) {
+    console.warn(`[chat] ${CHAT_MESSAGES.getMessagesFailed}`, error);
+    if (chatState.conversationId === conversationId && chatState.view.status !== 'ready') {
+      chatState.view = { status: 'error', message: CHAT_MESSAGES.loadMessagesFailed };
+    }
+  }
+}
+
+/**
+ * Marks the conversation read, when on screen: at once in the store, and through the outbox (one
+ * pending mark per conversation is enough), so a mark made offline reaches the server later.
+ */
+export async function markConversationRead(): Promise<void> {
+  const conversationId = chatState.conversationId;
+  if (!conversationId || !isPageVisible()) return;
+  const own = ownUserId();
+  setMessages(markOthersRead(chatState.messages, own));
+  setOpenConversation(conversationId);
+  const db = currentDb();
+  if (!db) return;
+  if (await hasPendingOutboxItem(db, conversationId, 'markRead')) return;
+  await outbox.enqueue(
+    {
+      kind: 'markRead',
+      scope: conversationId,
+      clientId: crypto.randomUUID(),
+      request: { method: 'PATCH', path: `messages/conversations/${encodeURIComponent(conversationId)}/read` },
+      payload: { conversationId },
+    },
+    async (tx) => {
+      await tx.messages
+        .where('conversationId')
+        .equals(conversationId)
+        .filter((row) => row.senderId !== own && !row.read)
+        .modify({ read: true });
+      await tx.conversations.update(conversationId, { unreadCount: 0 });
+    },
+  );
+}
+
+/**
+ * Sends the trimmed text: the pending message ("Enviando...") and its outbox item are written in
+ * one transaction; the outbox delivers it now or when the connection returns. Returns false (and
+ * changes nothing) when it is blank or no chat is open.
+ */
+export function sendText(rawText: string): boolean {
+  const text = rawText.trim();
+  const conversationId = chatState.conversationId;
+  const senderId = ownUserId();
+  if (!text || !conversationId || !senderId) return false;
+  const clientId = crypto.randomUUID();
+  const to = receiverId() ?? '';
+  const pending = createPendingMessage({
+    clientId,
+    conversationId,
+    senderId,
+    receiverId: to,
+    text,
+    timestamp: new Date().toISOString(),
+  });
+  setMessages([...chatState.messages, pending]);
+  void outbox
+    .enqueue(
+      {
+        kind: 'message',
+        scope: conversationId,
+        clientId,
+        request: {
+          method: 'POST',
+          path: 'messages/messages',
+          json: { conversationId, receiverId: to, text, clientId },
+        },
+        payload: { conversationId, receiverId: to, text },
+      },
+      async (tx) => {
+        await tx.messages.put({ ...pending, key: clientId });
+      },
+    )
+    .catch((error) => {
+      console.warn(`[chat] ${CHAT_MESSAGES.sendFailed}`, error);
+      setMessages(markFailed(chatState.messages, clientId));
+    });
+  return true;
+}
+
+/** "Error al enviar" → try again with the same clientId. */
+export function retryMessage(clientId: string): void {
+  setMessages(markRetrying(chatState.messages, clientId));
+  void outbox.retry(clientId, async (tx) => {
+    await tx.messages.update(clientId, { status: 'sending' });
+  });
+}
+
+let typingTimer: ReturnType<typeof setTimeout> | undefined;
+let isTypingSent = false;
+
+/** Called on every keystroke: typing true at once, false after 1000 ms without one. */
+export function noteTyping(): void {
+  const conversationId = chatState.conversationId;
+  if (!conversationId) return;
+  if (!isTypingSent) isTypingSent = connection.emitIfConnected('typing', { conversationId, isTyping: true });
+  clearTimeout(typingTimer);
+  typingTimer = setTimeout(stopTyping, TYPING_IDLE_MS);
+}
+
+export function stopTyping(): void {
+  clearTimeout(typingTimer);
+  const conversationId = chatState.conversationId;
+  if (isTypingSent && conversationId) connection.emitIfConnected('typing', { conversationId, isTyping: false });
+  isTypingSent = false;
+}
+
+/**
+ * Opens a conversation: loads it, joins its room, marks it read and follows its events. Returns
+ * the close function (the screen's effect cleanup).
+ */
+export function openChat(rawConversationId: string): () => void {
+  const conversationId = rawConversationId.toLowerCase();
+  Object.assign(chatState, {
+    conversationId,
+    view: { status: 'loading' },
+    conversation: null,
+    messages: [],
+    isOtherTyping: false,
+  });
+  setOpenConversation(conversationId);
+  connection.joinConversation(conversationId);
+  connection.emitIfConnected('markAsDelivered', { conversationId });
+
+  // The store first (an offline start shows the last known messages), the network second.
+  const stopWatching = watchLocal(
+    (db) => Promise.all([readMessages(db, conversationId), db.conversations.get(conversationId)]),
+    ([rows, conversation]) => {
+      if (chatState.conversationId !== conversationId) return;
+      setMessages(rows.map(toViewMessage));
+      if (conversation && !chatState.conversation) chatState.conversation = conversation;
+      if (rows.length > 0 && chatState.view.status !== 'ready') chatState.view = { status: 'ready' };
+    },
+  );
+  findConversation(conversationId)
+    .then((found) => {
+      if (chatState.conversationId === conversationId && found) chatState.conversation = found;
+    })
+    .catch((error) => console.warn(`[chat] ${CHAT_MESSAGES.getConversationsFailed}`, error));
+  void loadMessages().then(() => markConversationRead());
+
+  let typingShown: ReturnType<typeof setTimeout> | undefined;
+  // New messages and receipts reach the store (services/offline.ts) and come back through the watch.
+  const stops = [
+    stopWatching,
+    connection.on('newMessage', (message) => {
+      if (!isThisConversation(message?.conversationId)) return;
+      if (message.senderId !== ownUserId() && !chatState.messages.some((item) => item._id === message._id)) {
+        chatState.isOtherTyping = false;
+        void markConversationRead();
+      }
+    }),
+    connection.on('userTyping', (event) => {
+      if (!isThisConversation(event.conversationId) || event.userId === ownUserId()) return;
+      chatState.isOtherTyping = event.isTyping;
+      clearTimeout(typingShown);
+      if (event.isTyping) typingShown = setTimeout(() => (chatState.isOtherTyping = false), TYPING_SHOW_LIMIT_MS);
+    }),
+    connection.on('conversationUpdated', (event) => {
+      if (isThisConversation(event.conversationId) && chatState.conversation) {
+        const { conversationId: _id, ...changed } = event;
+        chatState.conversation = { ...chatState.conversation, ...stripUndefined(changed) };
+      }
+    }),
+    // After a reconnect, catch up with what arrived while the socket was down.
+    connection.subscribe(() => {
+      if (connection.getSnapshot().status === 'connected' && chatState.conversationId === conversationId) {
+        void loadMessages();
+      }
+    }),
+  ];
+  const onVisibility = () => {
+    if (isPageVisible()) void markConversationRead();
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+
+  return () => {
+    for (const stop of stops) stop();
+    clearTimeout(typingShown);
+    stopTyping();
+    document.removeEventListener('visibilitychange', onVisibility);
+    // Out of the room: the server notifies a user only when no visible client of theirs is in it.
+    connection.leaveConversation(conversationId);
+    if (chatState.conversationId === conversationId) {
+      chatState.conversationId = null;
+      setOpenConversation(null);
+    }
+  };
+}
+
+/** "Reintentar" after a failed load. */
+export function reloadChat(): void {
+  chatState.view = { status: 'loading' };
+  void loadMessages().then(() => markConversationRead());
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,350 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
+import type { ConversationSummary } from '#shared/chat/chat-schemas';
+import { listRelativeTime } from '#shared/time/relative-time';
+import { session } from '../../services/session.ts';
+import { Button } from '../../ui/button.tsx';
+import { cx } from '../../ui/cx.ts';
+import { Dialog } from '../../ui/dialog.tsx';
+import { MessageIcon, MutedIcon, PinIcon, ZapIcon } from '../../ui/icons.tsx';
+import { SafeImage } from '../../ui/safe-image.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { usePageTitle } from '../../ui/use-page-title.ts';
+import { ConnectionBanner } from './connection-banner.tsx';
+import {
+  archiveConversation,
+  conversationsState,
+  loadConversations,
+  loadMoreConversations,
+  startConversationUpdates,
+  toggleMuted,
+  togglePinned,
+  toggleSuperEntreno,
+  unmatchConversation,
+} from './conversations-store.ts';
+
+function ListSkeleton() {
+  return (
+    <ul aria-hidden="true" className="flex flex-col gap-2" data-testid="conversations-skeleton">
+      {[0, 1, 2, 3, 4].map((index) => (
+        <li key={index} className="flex items-center gap-3 rounded-2xl p-3">
+          <span className="size-13 shrink-0 animate-pulse rounded-full bg-stone-200 motion-reduce:animate-none dark:bg-white/10" />
+          <span className="flex flex-1 flex-col gap-2">
+            <span className="h-3.5 w-2/5 animate-pulse rounded bg-stone-200 motion-reduce:animate-none dark:bg-white/10" />
+            <span className="h-3 w-4/5 animate-pulse rounded bg-stone-100 motion-reduce:animate-none dark:bg-white/6" />
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DotsIcon({ className }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="currentColor" className={className} aria-hidden="true">
+      <circle cx="12" cy="5" r="1.8" />
+      <circle cx="12" cy="12" r="1.8" />
+      <circle cx="12" cy="19" r="1.8" />
+    </svg>
+  );
+}
+
+type ItemProps = {
+  conversation: ConversationSummary;
+  now: number;
+  ownUserId: string;
+  onUnmatch(conversation: ConversationSummary): void;
+  onAlert(message: string): void;
+};
+
+const menuItemClasses =
+  'block w-full rounded-lg px-3 py-2 text-left text-sm font-medium text-stone-700 data-[focus]:bg-stone-100 dark:text-stone-200 dark:data-[focus]:bg-white/8';
+
+function ConversationItem({ conversation, now, ownUserId, onUnmatch, onAlert }: ItemProps) {
+  const { otherUser, lastMessage, unreadCount } = conversation;
+  const isSuper = conversation.swipeType === 'superlike';
+  const hasUnread = unreadCount > 0;
+  const preview = lastMessage ? `${lastMessage.senderId === ownUserId ? 'Tú: ' : ''}${lastMessage.text}` : 'Di hola 👋';
+  const name = otherUser.name || 'Chat';
+  return (
+    <li className="relative" data-testid="conversation-item" data-conversation-id={conversation.conversationId}>
+      <Link
+        to="/messages/$conversationId"
+        params={{ conversationId: conversation.conversationId }}
+        className="flex items-center gap-3 rounded-2xl p-3 pr-12 transition-colors duration-150 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 motion-reduce:transition-none dark:hover:bg-white/5 dark:focus-visible:outline-brand-400"
+      >
+        <span className="relative shrink-0">
+          <SafeImage
+            photo={otherUser.photo}
+            alt=""
+            isThumbnail
+            className={cx(
+              'size-13 rounded-full bg-stone-200 object-cover dark:bg-stone-800',
+              isSuper && 'ring-2 ring-amber-400 ring-offset-2 ring-offset-white dark:ring-offset-stone-950',
+            )}
+          />
+          {isSuper && (
+            <span
+              className="absolute -bottom-1 -right-1 grid size-5 place-items-center rounded-full bg-amber-400 text-stone-950 ring-2 ring-white dark:ring-stone-950"
+              title="Súper entreno"
+            >
+              <ZapIcon className="size-3" />
+              <span className="sr-only">Súper entreno</span>
+            </span>
+          )}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="flex items-center gap-1.5">
+            <span
+              className={cx(
+                'truncate text-[0.9375rem] text-stone-900 dark:text-white',
+                hasUnread ? 'font-bold' : 'font-semibold',
+              )}
+            >
+              {name}
+            </span>
+            {conversation.isPinned && (
+              <span title="Fijada" className="text-brand-700 dark:text-brand-400">
+                <PinIcon className="size-3.5" />
+                <span className="sr-only">, fijada</span>
+              </span>
+            )}
+            {conversation.isMuted && (
+              <span title="Silenciada" className="text-stone-500 dark:text-stone-400">
+                <MutedIcon className="size-3.5" />
+                <span className="sr-only">, silenciada</span>
+              </span>
+            )}
+            <span className="ml-auto shrink-0 pl-2 text-xs text-stone-500 tabular-nums dark:text-stone-400">
+              {lastMessage ? listRelativeTime(lastMessage.timestamp, now) : ''}
+            </span>
+          </span>
+          <span className="mt-0.5 flex items-center gap-2">
+            <span
+              data-testid="conversation-preview"
+              className={cx(
+                'min-w-0 flex-1 truncate text-sm',
+                hasUnread ? 'font-semibold text-stone-800 dark:text-stone-100' : 'text-stone-600 dark:text-stone-400',
+              )}
+            >
+              {preview}
+            </span>
+            {hasUnread && (
+              <span
+                data-testid="unread-badge"
+                className="inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-brand-700 px-1.5 text-[0.6875rem] font-bold text-white tabular-nums dark:bg-brand-500 dark:text-stone-950"
+              >
+                {unreadCount > 99 ? '99+' : unreadCount}
+                <span className="sr-only"> sin leer</span>
+              </span>
+            )}
+          </span>
+        </span>
+      </Link>
+      <Menu>
+        <MenuButton
+          aria-label={`Acciones de la conversación con ${name}`}
+          className="absolute right-2 top-1/2 grid size-9 -translate-y-1/2 place-items-center rounded-full text-stone-500 hover:bg-stone-200/70 hover:text-stone-800 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-stone-400 dark:hover:bg-white/10 dark:hover:text-white"
+        >
+          <DotsIcon className="size-5" />
+        </MenuButton>
+        <MenuItems
+          anchor="bottom end"
+          className="z-40 w-56 rounded-xl border border-stone-200 bg-white p-1 shadow-lg outline-none dark:border-white/10 dark:bg-stone-900"
+        >
+          <MenuItem>
+            <button
+              type="button"
+              className={menuItemClasses}
+              onClick={() => void togglePinned(conversation.conversationId)}
+            >
+              {conversation.isPinned ? 'Desfijar' : 'Fijar'}
+            </button>
+          </MenuItem>
+          <MenuItem>
+            <button
+              type="button"
+              className={menuItemClasses}
+              onClick={() => void toggleMuted(conversation.conversationId)}
+            >
+              {conversation.isMuted ? 'Quitar silencio' : 'Silenciar'}
+            </button>
+          </MenuItem>
+          <MenuItem>
+            <button
+              type="button"
+              className={menuItemClasses}
+              onClick={async () => {
+                const outcome = await toggleSuperEntreno(conversation.conversationId);
+                if (outcome.status === 'refused') onAlert(outcome.message);
+              }}
+            >
+              {isSuper ? 'Quitar súper entreno' : 'Marcar como súper entreno'}
+            </button>
+          </MenuItem>
+          <MenuItem>
+            <button
+              type="button"
+              className={menuItemClasses}
+              onClick={() => void archiveConversation(conversation.conversationId)}
+            >
+              Archivar
+            </button>
+          </MenuItem>
+          <MenuItem>
+            <button
+              type="button"
+              className={cx(menuItemClasses, '!text-red-700 dark:!text-red-400')}
+              onClick={() => onUnmatch(conversation)}
+            >
+              Deshacer match
+            </button>
+          </MenuItem>
+        </MenuItems>
+      </Menu>
+    </li>
+  );
+}
+
+/** Loads the next page when the end of the list is 10% visible (spec 001 §9). */
+function LoadMoreSentinel() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void loadMoreConversations();
+      },
+      { threshold: 0.1 },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return <div ref={ref} className="h-4" />;
+}
+
+function useNow(intervalMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+/** /messages (spec 001 §2). */
+export function ConversationListScreen() {
+  const snap = useSnapshot(conversationsState);
+  const now = useNow();
+  const [toUnmatch, setToUnmatch] = useState<ConversationSummary | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const ownUserId = session.current()?.user.userId ?? '';
+  const count = snap.conversations.length;
+  usePageTitle(`Mensajes (${count})`);
+
+  useEffect(() => {
+    startConversationUpdates();
+    void loadConversations();
+  }, []);
+
+  const view = snap.view;
+  return (
+    <section aria-labelledby="messages-title" className="flex flex-col gap-4">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <h1 id="messages-title" className="text-2xl font-bold tracking-tight text-stone-900 dark:text-white">
+          Mensajes ({count})
+        </h1>
+        <ConnectionBanner isHiddenWhenConnected />
+      </header>
+
+      {(view.status === 'loading' || view.status === 'idle') && <ListSkeleton />}
+
+      {view.status === 'error' && (
+        <div
+          role="alert"
+          className="flex flex-col items-center gap-4 rounded-3xl border border-stone-200 px-6 py-12 text-center dark:border-white/10"
+        >
+          <p className="font-semibold text-stone-800 dark:text-stone-100">{view.message}</p>
+          <Button variant="secondary" onClick={() => void loadConversations()}>
+            Reintentar
+          </Button>
+        </div>
+      )}
+
+      {view.status === 'ready' && count === 0 && (
+        <div className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-stone-300 px-6 py-14 text-center dark:border-white/15">
+          <span className="grid size-14 place-items-center rounded-full bg-brand-50 text-brand-700 dark:bg-brand-500/12 dark:text-brand-300">
+            <MessageIcon className="size-7" />
+          </span>
+          <p className="font-semibold text-stone-800 dark:text-stone-100">{CHAT_MESSAGES.noConversations}</p>
+          <p className="max-w-xs text-sm text-stone-600 dark:text-stone-400">
+            Cuando hagas match con alguien, podréis quedar para entrenar desde aquí.
+          </p>
+          <Link
+            to="/home"
+            className="text-sm font-semibold text-brand-700 underline-offset-4 hover:underline dark:text-brand-400"
+          >
+            Buscar compañeros
+          </Link>
+        </div>
+      )}
+
+      {view.status === 'ready' && count > 0 && (
+        <>
+          <ul className="-mx-2 flex flex-col gap-0.5" aria-label="Conversaciones">
+            {snap.conversations.map((conversation) => (
+              <ConversationItem
+                key={conversation.conversationId}
+                conversation={conversation as ConversationSummary}
+                now={now}
+                ownUserId={ownUserId}
+                onUnmatch={setToUnmatch}
+                onAlert={setAlert}
+              />
+            ))}
+          </ul>
+          {view.hasMore && <LoadMoreSentinel />}
+          {view.isLoadingMore && (
+            <div className="flex justify-center py-2">
+              <Spinner size="sm" />
+            </div>
+          )}
+        </>
+      )}
+
+      <Dialog
+        open={toUnmatch !== null}
+        onClose={() => setToUnmatch(null)}
+        title="¿Deshacer match?"
+        description={`${toUnmatch?.otherUser.name || 'Esta persona'} dejará de aparecer en tus mensajes y no podréis seguir chateando.`}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setToUnmatch(null)}>
+              Cancelar
+            </Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                if (toUnmatch) void unmatchConversation(toUnmatch.conversationId);
+                setToUnmatch(null);
+              }}
+            >
+              Deshacer match
+            </Button>
+          </>
+        }
+      />
+      <Dialog
+        open={alert !== null}
+        onClose={() => setAlert(null)}
+        title="Súper entreno"
+        description={alert ?? ''}
+        actions={<Button onClick={() => setAlert(null)}>Entendido</Button>}
+      />
+    </section>
+  );
+}

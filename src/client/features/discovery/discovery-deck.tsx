@@ -1,0 +1,258 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import type { SwipeAction } from '#shared/discovery/discovery-schemas';
+import type { PublicProfile } from '#shared/profile/profile-schema';
+import { Button } from '../../ui/button.tsx';
+import { cx } from '../../ui/cx.ts';
+import { AlertCircleIcon, CloseIcon, HeartIcon, SettingsIcon, UsersIcon, ZapIcon } from '../../ui/icons.tsx';
+import { PhotoViewer } from '../../ui/photo-viewer.tsx';
+import { usePageTitle } from '../../ui/use-page-title.ts';
+import { type DeckMatch, deckStore } from './deck-store.ts';
+import type { SearchPreferences } from './discovery-api.ts';
+import { MatchModal } from './match-modal.tsx';
+import { PreferencesDialog } from './preferences-dialog.tsx';
+import { ProfileCard, ProfileCardSkeleton } from './profile-card.tsx';
+import { ProfileModal } from './profile-modal.tsx';
+
+const EXIT_MS = 280;
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+}
+
+const ACTION_BUTTON =
+  'grid place-items-center rounded-full bg-white shadow-lg ring-1 ring-stone-900/8 transition duration-150 ' +
+  'enabled:hover:scale-105 enabled:active:scale-95 disabled:opacity-50 motion-reduce:transition-none motion-reduce:enabled:hover:scale-100 ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:bg-stone-900 dark:ring-white/10 dark:focus-visible:outline-brand-400';
+
+function StatePanel({ icon, title, children }: { icon: React.ReactNode; title: string; children?: React.ReactNode }) {
+  return (
+    <div className="absolute inset-0 flex flex-col items-center justify-center gap-4 rounded-[2rem] bg-white p-8 text-center shadow-sm ring-1 ring-stone-900/6 dark:bg-stone-900 dark:ring-white/8">
+      <span className="grid size-16 place-items-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-200 dark:bg-brand-500/12 dark:text-brand-300 dark:ring-brand-500/25">
+        {icon}
+      </span>
+      <h2 className="max-w-xs text-lg font-bold text-stone-900 dark:text-white">{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+const DECK_COLUMN = 'mx-auto flex w-full max-w-md flex-col gap-3 sm:gap-4';
+const CARD_AREA = 'relative h-[max(22rem,calc(100dvh-20.5rem))] max-h-[40rem] lg:h-[min(40rem,calc(100dvh-12rem))]';
+
+function ActionButtons({
+  isEnabled,
+  isHidden,
+  onAct,
+}: {
+  isEnabled: boolean;
+  isHidden: boolean;
+  onAct: (action: SwipeAction) => void;
+}) {
+  return (
+    <div className={cx('flex items-center justify-center gap-5 pb-1', isHidden && 'invisible')}>
+      <button
+        type="button"
+        aria-label="Rechazar"
+        title="Rechazar"
+        disabled={!isEnabled}
+        onClick={() => onAct('dislike')}
+        className={cx(ACTION_BUTTON, 'size-16 text-rose-600 dark:text-rose-400')}
+      >
+        <CloseIcon className="size-8" strokeWidth={2.5} />
+      </button>
+      <button
+        type="button"
+        aria-label="Super Entreno"
+        title="Super Entreno"
+        disabled={!isEnabled}
+        onClick={() => onAct('superlike')}
+        className={cx(ACTION_BUTTON, 'size-13 text-amber-600 dark:text-amber-400')}
+      >
+        <ZapIcon className="size-6 fill-current" />
+      </button>
+      <button
+        type="button"
+        aria-label="Entreno"
+        title="Entreno"
+        disabled={!isEnabled}
+        onClick={() => onAct('like')}
+        className={cx(ACTION_BUTTON, 'size-16 text-emerald-600 dark:text-emerald-400')}
+      >
+        <HeartIcon className="size-8 fill-current" />
+      </button>
+    </div>
+  );
+}
+
+function DeckHeader({ onPreferences }: { onPreferences?: () => void }) {
+  return (
+    <div className="flex items-center justify-between gap-3">
+      <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 dark:text-white">Conectar</h1>
+      <Button
+        variant="ghost"
+        size="sm"
+        iconStart={<SettingsIcon className="size-4.5" />}
+        onClick={onPreferences}
+        disabled={!onPreferences}
+      >
+        Preferencias
+      </Button>
+    </div>
+  );
+}
+
+function LoadingCard() {
+  return (
+    <>
+      <ProfileCardSkeleton />
+      <p
+        className="absolute inset-x-0 top-1/2 -translate-y-1/2 text-center text-sm font-semibold text-stone-700 dark:text-stone-200"
+        role="status"
+      >
+        Cargando perfiles...
+      </p>
+    </>
+  );
+}
+
+/** The deck's loading look, with the same boxes as the deck, for while the own profile loads. */
+export function DiscoveryDeckSkeleton() {
+  return (
+    <div className={DECK_COLUMN}>
+      <DeckHeader />
+      <div className={CARD_AREA}>
+        <LoadingCard />
+      </div>
+      <ActionButtons isEnabled={false} isHidden={false} onAct={() => undefined} />
+    </div>
+  );
+}
+
+/** The /home deck (spec 001 §2, §4). */
+export function DiscoveryDeck({
+  userId,
+  ownPhoto,
+  preferences,
+  onPreferencesSaved,
+}: {
+  userId: string;
+  ownPhoto: string | null;
+  preferences: SearchPreferences;
+  onPreferencesSaved: (preferences: SearchPreferences) => void;
+}) {
+  usePageTitle('Conectar');
+  const snap = useSnapshot(deckStore.state);
+  const [exiting, setExiting] = useState<{ userId: string; action: SwipeAction } | null>(null);
+  const [openProfile, setOpenProfile] = useState<PublicProfile | null>(null);
+  const [viewer, setViewer] = useState<{ profile: PublicProfile; index: number } | null>(null);
+  const [isPreferencesOpen, setIsPreferencesOpen] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => {
+    void deckStore.load(userId);
+    return () => {
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [userId]);
+
+  const top = snap.profiles[0] as PublicProfile | undefined;
+  const next = snap.profiles[1] as PublicProfile | undefined;
+  const isReady = snap.deck.status === 'ready' && top !== undefined;
+
+  function act(action: SwipeAction, viaGesture = false) {
+    if (!top || exiting) return;
+    const target = top.userId;
+    const commit = () => {
+      setExiting(null);
+      void deckStore.swipe(action, target);
+    };
+    if (prefersReducedMotion() && !viaGesture) {
+      commit();
+      return;
+    }
+    setExiting({ userId: target, action });
+    timer.current = setTimeout(commit, prefersReducedMotion() ? 0 : EXIT_MS);
+  }
+
+  return (
+    <div className={DECK_COLUMN}>
+      <DeckHeader onPreferences={() => setIsPreferencesOpen(true)} />
+      <div className={CARD_AREA}>
+        {snap.deck.status === 'loading' && <LoadingCard />}
+        {snap.deck.status === 'empty' && (
+          <StatePanel icon={<UsersIcon className="size-8" />} title="No existen más perfiles para esa configuración">
+            <p className="max-w-xs text-sm text-stone-600 dark:text-stone-300">
+              Prueba a ampliar la edad o la distancia de búsqueda.
+            </p>
+            <Button onClick={() => setIsPreferencesOpen(true)} iconStart={<SettingsIcon className="size-4.5" />}>
+              Ajustar preferencias
+            </Button>
+          </StatePanel>
+        )}
+        {snap.deck.status === 'error' && (
+          <StatePanel icon={<AlertCircleIcon className="size-8" />} title="No se encontraron perfiles">
+            <p role="alert" className="max-w-xs text-sm text-stone-600 dark:text-stone-300">
+              {snap.deck.message}
+            </p>
+            <Button variant="secondary" onClick={() => void deckStore.load(userId)}>
+              Reintentar
+            </Button>
+          </StatePanel>
+        )}
+        {isReady && next && (
+          <div
+            className="absolute inset-0 scale-[0.96] translate-y-3 opacity-90 transition-transform duration-300 motion-reduce:transition-none"
+            aria-hidden="true"
+            inert
+          >
+            <ProfileCard
+              key={next.userId}
+              profile={next}
+              exit={null}
+              isInteractive={false}
+              onSwipeGesture={() => undefined}
+              onOpenProfile={() => undefined}
+              onOpenPhotos={() => undefined}
+            />
+          </div>
+        )}
+        {isReady && top && (
+          <ProfileCard
+            key={top.userId}
+            profile={top}
+            exit={exiting?.userId === top.userId ? exiting.action : null}
+            onSwipeGesture={(action) => act(action, true)}
+            onOpenProfile={() => setOpenProfile(top)}
+            onOpenPhotos={(index) => setViewer({ profile: top, index })}
+          />
+        )}
+      </div>
+      <ActionButtons
+        isEnabled={isReady && exiting === null}
+        isHidden={snap.deck.status === 'empty' || snap.deck.status === 'error'}
+        onAct={(action) => act(action)}
+      />
+      <ProfileModal profile={openProfile} onClose={() => setOpenProfile(null)} />
+      <PhotoViewer
+        photos={viewer?.profile.photos ?? []}
+        index={viewer?.index ?? null}
+        onIndexChange={(index) => setViewer((current) => (current ? { ...current, index } : current))}
+        onClose={() => setViewer(null)}
+        name={viewer?.profile.name ?? ''}
+      />
+      <MatchModal match={snap.match as DeckMatch | null} ownPhoto={ownPhoto} onClose={deckStore.closeMatch} />
+      <PreferencesDialog
+        open={isPreferencesOpen}
+        userId={userId}
+        initial={preferences}
+        onClose={() => setIsPreferencesOpen(false)}
+        onSaved={(saved) => {
+          setIsPreferencesOpen(false);
+          onPreferencesSaved(saved);
+          void deckStore.load(userId);
+        }}
+      />
+    </div>
+  );
+}

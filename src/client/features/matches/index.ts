@@ -1,0 +1,3 @@
+/** The matches feature: /matches. */
+export { MatchesScreen } from './matches-screen.tsx';
+export { matchesCountState, startMatchesCount } from './matches-count-store.ts';

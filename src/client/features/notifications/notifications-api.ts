@@ -1,0 +1,27 @@
+/** The notification calls (spec 001 §7), typed with the shared response shapes. */
+import type {
+  DeleteNotificationResponse,
+  NotificationListResponse,
+  NotificationResponse,
+  NotificationType,
+  ReadAllResponse,
+  UnreadCountResponse,
+} from '#shared/notifications/notification-schemas';
+import { NOTIFICATIONS_PAGE_SIZE } from '#shared/notifications/notification-schemas';
+import { requestJson } from '../../services/http.ts';
+
+const notificationPath = (id: string) => `notifications/${encodeURIComponent(id)}`;
+
+export const notificationsApi = {
+  list: (page: number, type?: NotificationType) =>
+    requestJson<NotificationListResponse>('notifications', {
+      searchParams: { page, limit: NOTIFICATIONS_PAGE_SIZE, ...(type ? { type } : {}) },
+    }),
+  unreadCount: () => requestJson<UnreadCountResponse>('notifications/unread-count'),
+  markRead: (id: string) => requestJson<NotificationResponse>(`${notificationPath(id)}/read`, { method: 'patch' }),
+  markUnread: (id: string) => requestJson<NotificationResponse>(`${notificationPath(id)}/unread`, { method: 'patch' }),
+  markAllRead: () => requestJson<ReadAllResponse>('notifications/read-all', { method: 'patch' }),
+  remove: (id: string) => requestJson<DeleteNotificationResponse>(notificationPath(id), { method: 'delete' }),
+};
+
+export type NotificationsApi = typeof notificationsApi;

@@ -1,0 +1,38 @@
+/**
+ * The notifications' live side: the unread count on sign-in (and for a restored session), the
+ * `notification` and `unreadCountUpdated` socket events, and the chime for new unread ones.
+ */
+import { onSignIn, onSignOut } from '../../services/session.ts';
+import { connection } from '../../services/socket.ts';
+import { tokenStorage } from '../../services/token-storage.ts';
+import { playNotificationSound, trackFirstInteraction } from './notification-sound.ts';
+import { notificationsApi } from './notifications-api.ts';
+import { createNotificationsStore } from './notifications-store.ts';
+
+/** The app's notifications. */
+export const notificationsStore = createNotificationsStore({
+  api: notificationsApi,
+  log: (message, error) => console.warn(`[notifications] ${message}`, error ?? ''),
+});
+
+/** The bell's count (spec 001 §2); components read it with `useSnapshot`. */
+export const notificationsState = notificationsStore.state;
+
+let isStarted = false;
+
+/** Wires the store to the session and the socket once (app start-up, before the session is restored). */
+export function startNotifications(): void {
+  if (isStarted) return;
+  isStarted = true;
+  trackFirstInteraction();
+  onSignIn(() => void notificationsStore.refreshCount());
+  onSignOut(() => notificationsStore.reset());
+  connection.on('notification', (notification) => {
+    notificationsStore.receive(notification);
+    if (!notification.isRead) playNotificationSound();
+  });
+  connection.on('unreadCountUpdated', (event) => {
+    if (event.kind === 'notifications') notificationsStore.setUnreadCount(event.count);
+  });
+  if (tokenStorage.readToken()) void notificationsStore.refreshCount();
+}

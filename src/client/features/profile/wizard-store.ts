@@ -1,0 +1,203 @@
+/**
+ * The profile-creation wizard (spec 001 §2, §4): steps, draft, picked photos and the save
+ * sequence create → upload photos (with progress) → update with the photo keys, where a failed
+ * update falls back to creating.
+ */
+import { proxy, ref } from 'valtio';
+import { MAX_PHOTOS, MIN_PHOTOS } from '#shared/profile/options';
+import {
+  type FieldErrors,
+  type OwnProfile,
+  PROFILE_MESSAGES,
+  photoFileError,
+  type WizardStep,
+} from '#shared/profile/profile-schema';
+import { ApiRequestError } from '../../services/http.ts';
+import { createProfile, updateProfile, uploadPhotos } from './profile-api.ts';
+import { createRequest, emptyDraft, type ProfileDraft, stepErrors } from './profile-draft.ts';
+import { photoUploadErrorMessage } from './photo-errors.ts';
+import { readWizardLocation, type WizardLocation } from './wizard-location.ts';
+import { toast } from '../../ui/toast-store.ts';
+
+export const SAVE_FAILED_MESSAGE = 'Error al guardar el perfil. Por favor, inténtalo de nuevo.';
+
+export type PickedPhoto = { id: string; file: File; previewUrl: string };
+
+export type WizardSave =
+  | { status: 'idle' }
+  | { status: 'saving'; phase: 'location' | 'profile' | 'photos' | 'finishing'; percent: number }
+  | { status: 'failed'; message: string }
+  | { status: 'done'; profile: OwnProfile };
+
+export type WizardDependencies = {
+  readLocation: () => Promise<WizardLocation>;
+  createProfile: typeof createProfile;
+  updateProfile: typeof updateProfile;
+  uploadPhotos: typeof uploadPhotos;
+  now: () => Date;
+  onLocationAlert: (message: string) => void;
+  createPreviewUrl: (file: File) => string;
+  revokePreviewUrl: (url: string) => void;
+};
+
+let nextPhotoId = 0;
+
+export function createWizardStore(deps: WizardDependencies) {
+  const state = proxy({
+    step: 1 as WizardStep,
+    draft: emptyDraft(),
+    photos: [] as PickedPhoto[],
+    errors: {} as FieldErrors,
+    photoError: null as string | null,
+    save: { status: 'idle' } as WizardSave,
+  });
+
+  const isSaving = () => state.save.status === 'saving';
+
+  function update(recipe: (draft: ProfileDraft) => void): void {
+    recipe(state.draft);
+  }
+
+  function validate(step: WizardStep): boolean {
+    state.errors = stepErrors(step, state.draft, state.photos, deps.now());
+    return Object.keys(state.errors).length === 0;
+  }
+
+  function back(): void {
+    if (state.step === 1 || isSaving()) return;
+    state.errors = {};
+    state.step = (state.step - 1) as WizardStep;
+  }
+
+  /** "Siguiente": validates the step and advances; on step 4 it validates and saves. */
+  async function next(userId: string): Promise<void> {
+    if (isSaving()) return;
+    if (!validate(state.step)) return;
+    if (state.step < 4) {
+      state.step = (state.step + 1) as WizardStep;
+      return;
+    }
+    await save(userId);
+  }
+
+  function addPhotos(files: readonly File[]): void {
+    state.photoError = null;
+    for (const file of files) {
+      const problem = photoFileError(file);
+      if (problem) {
+        state.photoError = problem;
+        continue;
+      }
+      if (state.photos.length >= MAX_PHOTOS) {
+        state.photoError = PROFILE_MESSAGES.photosMax;
+        break;
+      }
+      nextPhotoId += 1;
+      state.photos.push({ id: `p${nextPhotoId}`, file: ref(file), previewUrl: deps.createPreviewUrl(file) });
+    }
+    if (state.photos.length >= MIN_PHOTOS && state.errors.photos) {
+      const { photos: _cleared, ...rest } = state.errors;
+      state.errors = rest;
+    }
+  }
+
+  function removePhoto(id: string): void {
+    const index = state.photos.findIndex((photo) => photo.id === id);
+    if (index < 0 || isSaving()) return;
+    const [removed] = state.photos.splice(index, 1);
+    if (removed) deps.revokePreviewUrl(removed.previewUrl);
+    state.photoError = null;
+  }
+
+  async function save(userId: string): Promise<void> {
+    if (!userId) {
+      state.save = { status: 'failed', message: PROFILE_MESSAGES.userIdRequired };
+      return;
+    }
+    state.save = { status: 'saving', phase: 'location', percent: 0 };
+    const location = await deps.readLocation();
+    if (location.alert) deps.onLocationAlert(location.alert);
+    const position = { latitude: location.latitude, longitude: location.longitude };
+    const body = createRequest(userId, state.draft, position);
+
+    let profile: OwnProfile;
+    state.save = { status: 'saving', phase: 'profile', percent: 0 };
+    try {
+      profile = await deps.createProfile(body);
+    } catch (error) {
+      // A profile left by an earlier attempt whose photo upload failed: complete it instead.
+      if (error instanceof ApiRequestError && error.status === 409) {
+        try {
+          const { photos: _none, ...changes } = body;
+          profile = await deps.updateProfile(changes);
+        } catch {
+          state.save = { status: 'failed', message: SAVE_FAILED_MESSAGE };
+          return;
+        }
+      } else {
+        state.save = { status: 'failed', message: SAVE_FAILED_MESSAGE };
+        return;
+      }
+    }
+
+    state.save = { status: 'saving', phase: 'photos', percent: 0 };
+    let photoKeys: string[];
+    try {
+      photoKeys = await deps.uploadPhotos(
+        profile.id,
+        state.photos.map((photo) => photo.file),
+        (percent) => {
+          if (state.save.status === 'saving') state.save = { status: 'saving', phase: 'photos', percent };
+        },
+      );
+    } catch (error) {
+      const message = photoUploadErrorMessage(error, 'wizard');
+      state.photoError = message;
+      state.save = { status: 'failed', message };
+      return;
+    }
+
+    state.save = { status: 'saving', phase: 'finishing', percent: 100 };
+    try {
+      profile = await deps.updateProfile({ userId, photos: photoKeys });
+    } catch {
+      try {
+        profile = await deps.createProfile({ ...body, photos: photoKeys });
+      } catch {
+        // The upload already attached the photos to the profile, which is complete: go on.
+        if (photoKeys.length === 0) {
+          state.save = { status: 'failed', message: SAVE_FAILED_MESSAGE };
+          return;
+        }
+        profile = { ...profile, photos: photoKeys };
+      }
+    }
+    for (const photo of state.photos) deps.revokePreviewUrl(photo.previewUrl);
+    state.save = { status: 'done', profile };
+  }
+
+  function reset(): void {
+    for (const photo of state.photos) deps.revokePreviewUrl(photo.previewUrl);
+    state.step = 1;
+    state.draft = emptyDraft();
+    state.photos = [];
+    state.errors = {};
+    state.photoError = null;
+    state.save = { status: 'idle' };
+  }
+
+  return { state, update, back, next, addPhotos, removePhoto, save, reset };
+}
+
+export type WizardStore = ReturnType<typeof createWizardStore>;
+
+export const wizardStore: WizardStore = createWizardStore({
+  readLocation: () => readWizardLocation(),
+  createProfile,
+  updateProfile,
+  uploadPhotos,
+  now: () => new Date(),
+  onLocationAlert: (message) => toast.info(message, { durationMs: 8000 }),
+  createPreviewUrl: (file) => URL.createObjectURL(file),
+  revokePreviewUrl: (url) => URL.revokeObjectURL(url),
+});

@@ -1,0 +1,2 @@
+/** The login streak as the signed-in frame shows it. */
+export { streakLabel, useStreak } from './streak.ts';

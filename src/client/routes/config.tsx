@@ -1,0 +1,26 @@
+import { SignOutButton } from '../features/auth/sign-out-button.tsx';
+import { setNotificationSoundOn, useNotificationSoundOn } from '../features/notifications/index.ts';
+import { SettingsScreen } from '../features/settings/index.ts';
+import { Switch } from '../ui/switch.tsx';
+
+function NotificationSoundSwitch() {
+  const isOn = useNotificationSoundOn();
+  return (
+    <Switch
+      checked={isOn}
+      onChange={setNotificationSoundOn}
+      label="Sonido de notificaciones"
+      description="Un aviso breve cuando llega una notificación con la app abierta."
+    />
+  );
+}
+
+/** Settings (spec 001 §2); sign-out comes from the auth feature, the sound switch from notifications. */
+export function ConfigPage() {
+  return (
+    <SettingsScreen
+      renderSignOutButton={() => <SignOutButton variant="danger" />}
+      renderSoundSwitch={() => <NotificationSoundSwitch />}
+    />
+  );
+}

@@ -1,0 +1,25 @@
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { adoptSignedInSession } from '../features/auth/adopt-session.ts';
+import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { GoogleSignInButton } from '../features/google-sign-in/index.ts';
+
+/** /login?error=token_missing: a token was expected but absent (spec 000 §2, §7). */
+const TOKEN_MISSING_NOTICE = 'No hemos encontrado tu sesión. Por favor, inicia sesión de nuevo.';
+
+/** The login screen, at /login and at / for signed-out visitors (spec 000 §2). */
+export function LoginPage() {
+  const navigate = useNavigate();
+  // Shared by / and /login, so the search is read loosely; /login validates it.
+  const search = useSearch({ strict: false }) as { error?: string };
+  const goHome = () => void navigate({ to: '/home', replace: true });
+  return (
+    <LoginScreen
+      notice={search.error === 'token_missing' ? TOKEN_MISSING_NOTICE : undefined}
+      // The Google slot under 'O continúa con' (features/google-sign-in).
+      alternativeSignIn={
+        <GoogleSignInButton onSignedIn={(session) => void adoptSignedInSession(session).finally(goHome)} />
+      }
+      onSignedIn={goHome}
+    />
+  );
+}

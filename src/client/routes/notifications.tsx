@@ -1,0 +1,6 @@
+import { NotificationsScreen } from '../features/notifications/index.ts';
+
+/** The notification list (spec 001 §2). */
+export function NotificationsPage() {
+  return <NotificationsScreen />;
+}

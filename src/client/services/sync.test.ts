@@ -1,0 +1,102 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessage, ConversationSummary, SyncResponse } from '#shared/chat/chat-schemas';
+import { type LocalDb, openLocalDb, readMessages } from './local-db.ts';
+import { SYNC_CURSOR_KEY, SyncService } from './sync.ts';
+
+let db: LocalDb;
+let counter = 0;
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+const conversation = (id: string): ConversationSummary => ({
+  conversationId: id,
+  otherUser: { userId: 'b', name: 'Marcos', photo: null },
+  lastMessage: null,
+  updatedAt: '2026-01-01T10:00:00.000Z',
+  isPinned: false,
+  isMuted: false,
+  archived: false,
+  swipeType: 'like',
+  unreadCount: 0,
+  status: 'active',
+});
+
+const message = (seq: number, conversationId = 'c1'): ChatMessage => ({
+  _id: `m${seq}`,
+  conversationId,
+  sender_id: 'b',
+  senderId: 'b',
+  receiverId: 'a',
+  text: `mensaje ${seq}`,
+  timestamp: new Date(Date.UTC(2026, 0, 1, 10, seq)).toISOString(),
+  read: false,
+  status: 'sent',
+  seq,
+  clientId: `client-${seq}`,
+  senderName: 'Marcos',
+  senderPhoto: null,
+});
+
+const page = (cursor: string, hasMore: boolean, rest: Partial<SyncResponse> = {}): SyncResponse => ({
+  success: true,
+  cursor,
+  hasMore,
+  conversations: [],
+  removedConversationIds: [],
+  messages: [],
+  ...rest,
+});
+
+describe('sync', () => {
+  it('pages from the saved cursor until hasMore is false and saves each cursor', async () => {
+    counter += 1;
+    db = openLocalDb(`sync-${counter}`);
+    await db.meta.put({ key: SYNC_CURSOR_KEY, value: '5' });
+    const fetchPage = vi
+      .fn<(since: string) => Promise<SyncResponse>>()
+      .mockResolvedValueOnce(
+        page('8', true, { conversations: [conversation('c1')], messages: [message(1), message(2)] }),
+      )
+      .mockResolvedValueOnce(page('9', false, { messages: [message(2), message(3)] }));
+    const sync = new SyncService({ db: () => db, fetchPage });
+    await sync.run();
+    expect(fetchPage.mock.calls.map(([since]) => since)).toEqual(['5', '8']);
+    expect((await db.meta.get(SYNC_CURSOR_KEY))?.value).toBe('9');
+    expect((await readMessages(db, 'c1')).map((row) => row.seq)).toEqual([1, 2, 3]);
+    expect(sync.getSnapshot().status).toBe('idle');
+  });
+
+  it('keeps the last applied cursor when a page fails, and resumes from it', async () => {
+    counter += 1;
+    db = openLocalDb(`sync-${counter}`);
+    const fetchPage = vi
+      .fn<(since: string) => Promise<SyncResponse>>()
+      .mockResolvedValueOnce(page('3', true, { messages: [message(1)] }))
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValueOnce(page('4', false, { messages: [message(2)] }));
+    const sync = new SyncService({ db: () => db, fetchPage });
+    await sync.run();
+    expect(sync.getSnapshot().status).toBe('error');
+    expect((await db.meta.get(SYNC_CURSOR_KEY))?.value).toBe('3');
+    await sync.run();
+    expect(fetchPage.mock.calls.map(([since]) => since)).toEqual(['0', '3', '3']);
+    expect((await readMessages(db, 'c1')).map((row) => row.seq)).toEqual([1, 2]);
+  });
+
+  it('drops removed conversations and their messages', async () => {
+    counter += 1;
+    db = openLocalDb(`sync-${counter}`);
+    const fetchPage = vi
+      .fn<(since: string) => Promise<SyncResponse>>()
+      .mockResolvedValueOnce(page('1', false, { conversations: [conversation('c1')], messages: [message(1)] }))
+      .mockResolvedValueOnce(page('2', false, { removedConversationIds: ['c1'] }));
+    const sync = new SyncService({ db: () => db, fetchPage });
+    await sync.run();
+    await sync.run();
+    expect(await db.conversations.count()).toBe(0);
+    expect(await readMessages(db, 'c1')).toEqual([]);
+  });
+});

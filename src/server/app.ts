@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Health } from '#shared/api';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { type DatabaseHandle, openDatabase } from './db/client.ts';
+import { createOutboxEmailChannel, createSmtpEmailChannel, type EmailChannel } from './delivery/email-channel.ts';
+import { createOutbox, type Outbox } from './delivery/outbox.ts';
+import { createOutboxRepository } from './delivery/outbox-repository.ts';
+import { createOutboxSmsChannel, createTwilioSmsChannel, type SmsChannel } from './delivery/sms-channel.ts';
+import { type AuthModule, createAuthModule } from './features/auth/auth-module.ts';
+import { authRoutes } from './features/auth/auth-routes.ts';
+import type { AuthHooks } from './features/auth/auth-service.ts';
+import type { PasswordHashPolicy } from './features/auth/password-hasher.ts';
+import { outboxRoutes } from './features/dev/outbox-routes.ts';
+import { googleAuthRoutes } from './features/google/google-auth-routes.ts';
+import { createGoogleAuthService } from './features/google/google-auth-service.ts';
+import { googleConfigRoutes } from './features/google/google-config-routes.ts';
+import { createGoogleSignIn } from './features/google/google-sign-in.ts';
+import { googleStandInRoutes } from './features/google/google-stand-in-routes.ts';
+import { registerDiscoveryFeatures } from './features/discovery-features.ts';
+import { registerChat } from './features/chat/chat-module.ts';
+import { registerSafety } from './features/safety/safety-module.ts';
+import { healthRoutes } from './features/health/health-routes.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+  scalePerIpLimits,
+} from './plugins/rate-limit.ts';
+import { createRealtime, type Realtime } from './plugins/realtime.ts';
+import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { staticPwaPlugin } from './plugins/static-pwa.ts';
+import { deriveServerKeys, loadOrCreateTokenSecret } from './secrets.ts';
+import { createNotificationFeatures, type NotificationFeatures } from './notification-features.ts';
+
+export type App = {
+  http: FastifyInstance;
+  database: DatabaseHandle;
+  realtime: Realtime;
+  config: Config;
+  clock: Clock;
+  /** The access area's services, for the routes built on them (Google sign-in). */
+  auth: AuthModule;
+  limiter: RateLimiter;
+  /** Notifications (`notifications.notify`), web push and settings (`settings.get`) for other features. */
+  notifications: NotificationFeatures;
+  /** The dev outbox; undefined in production. */
+  outbox: Outbox | undefined;
+  /** Stops accepting work, drops sockets, then closes the database and Redis. */
+  close(): Promise<void>;
+};
+
+/** What tests (and only tests) replace. */
+export type AppDependencies = {
+  clock?: Clock;
+  smsChannel?: SmsChannel;
+  emailChannel?: EmailChannel;
+  authHooks?: AuthHooks;
+  hashPolicy?: PasswordHashPolicy;
+};
+
+/** Builds the whole server: database (migrated), HTTP routes, Socket.IO and the static PWA. */
+export async function buildApp(config: Config, dependencies: AppDependencies = {}): Promise<App> {
+  const clock = dependencies.clock ?? systemClock;
+  // In-memory databases are throwaway (tests): so is their secret.
+  const tokenSecret =
+    config.tokenSecret ??
+    (config.inMemoryDatabase ? randomBytes(48).toString('base64url') : await loadOrCreateTokenSecret(config.dataDir));
+  // Google sign-in (QUALITY 6, docs/decisions/0004); config.ts has already checked the settings.
+  const google = await createGoogleSignIn(config.google);
+  const http = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    // A hop count becomes proxy-addr's function form: trust the last N hops only.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+  });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    inMemory: config.inMemoryDatabase,
+  });
+  let realtime: Realtime;
+  try {
+    realtime = await createRealtime(http.server, {
+      redisUrl: config.redisUrl,
+      onRedisError: (error) => http.log.warn({ err: error }, 'realtime: Redis error'),
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    // An 'error' event without a listener would end the process; ioredis reconnects by itself.
+    redis.on('error', (error) => http.log.warn({ err: error }, 'rate limits: Redis error'));
+    try {
+      await redis.connect();
+    } catch (error) {
+      await Promise.allSettled([realtime.close(), database.close()]);
+      redis.disconnect();
+      throw error;
+    }
+  }
+  const limiter = scalePerIpLimits(
+    redis
+      ? createRedisRateLimiter({ redis, clock, keyPrefix: config.redisKeyPrefix })
+      : createMemoryRateLimiter({ clock }),
+    config.rateLimitIpFactor,
+  );
+  const outbox = config.isOutboxEnabled
+    ? createOutbox({ repository: createOutboxRepository(database.db), logger: http.log, clock })
+    : undefined;
+  const smsChannel = dependencies.smsChannel ?? createSmsChannel(config, outbox);
+  const emailChannel = dependencies.emailChannel ?? createEmailChannel(config, outbox);
+  const notificationFeatures = await createNotificationFeatures({
+    config,
+    db: database.db,
+    io: realtime.io,
+    clock,
+    logger: http.log,
+  });
+  const auth = await createAuthModule({
+    db: database.db,
+    limiter,
+    clock,
+    logger: http.log,
+    keys: deriveServerKeys(tokenSecret),
+    sms: smsChannel,
+    email: emailChannel,
+    publicOrigin: config.publicOrigin,
+    smsBlockedNumbers: config.smsBlockedNumbers,
+    smsDailyBudget: config.smsDailyBudget,
+    onSessionsRevoked: createRevocationBroadcaster(realtime.io),
+    hooks: notificationFeatures.authHooks(dependencies.authHooks),
+    hashPolicy: dependencies.hashPolicy,
+  });
+  attachSocketAuth(realtime.io, { sessions: auth.sessions, clock, logger: http.log });
+  const googleAuth = createGoogleAuthService({
+    verifier: google.verifier,
+    users: auth.users,
+    sessions: auth.sessions,
+    smsCodes: auth.smsCodes,
+    notifyRegistered: auth.auth.notifyRegistered,
+    limiter,
+    logger: http.log,
+  });
+  const health = (): Health => ({ status: 'ok', database: database.kind, realtime: realtime.kind });
+
+  await http.register(errorsPlugin);
+  await http.register(securityHeadersPlugin, { isProduction: config.env === 'production' });
+  await http.register(authPlugin, { sessions: auth.sessions });
+  await http.register(
+    async (api) => {
+      await api.register(healthRoutes, { health });
+      await api.register(authRoutes, { prefix: '/auth', auth });
+      if (outbox) await api.register(outboxRoutes, { prefix: '/dev', outbox });
+    },
+    { prefix: '/api' },
+  );
+  // Google sign-in: the public client config, and the local stand-in issuer outside production only.
+  await http.register(
+    async (api) => {
+      await api.register(googleConfigRoutes, { google: google.config });
+      await api.register(googleAuthRoutes, { prefix: '/auth', googleAuth });
+      if (google.standIn && config.env !== 'production') {
+        await api.register(googleStandInRoutes, { prefix: '/dev/google', standIn: google.standIn });
+      }
+    },
+    { prefix: '/api' },
+  );
+  await http.register(async (api) => notificationFeatures.routes(api), { prefix: '/api' });
+  // Profiles, photos, gym search, recommendations, swipes and matches (spec 001).
+  // Chat and sync (spec 001 §7; docs/decisions/0009, 0010): messages notify through the notifications
+  // service, and each new match reaches the chat through the swipes feature's events port.
+  const chat = await registerChat(http, {
+    db: database.db,
+    io: realtime.io,
+    clock,
+    limiter,
+    notifier: notificationFeatures.notifications,
+  });
+  const discovery = await registerDiscoveryFeatures(http, {
+    db: database.db,
+    config,
+    clock,
+    limiter,
+    io: realtime.io,
+    matchEvents: chat.matchEvents,
+    isShownToOthers: async (userId) => (await notificationFeatures.settings.get(userId)).privacy.showProfile,
+  });
+  // "Perfil visible" in settings really takes the profile out of every deck (spec 001 §2, /config).
+  notificationFeatures.settings.onChange(async (userId, settings, patch) => {
+    if (patch.privacy?.showProfile !== undefined) {
+      await discovery.profiles.setShownToOthers(userId, settings.privacy.showProfile);
+    }
+  });
+  // Blocks, reports, data export and account deletion (docs/decisions/0012).
+  await registerSafety(http, {
+    db: database.db,
+    io: realtime.io,
+    clock,
+    limiter,
+    sessions: auth.sessions,
+    hasher: auth.hasher,
+    discardPhotos: discovery.photos.discard,
+  });
+  await http.register(staticPwaPlugin, { clientDir: config.clientDir });
+  notificationFeatures.start();
+
+  let closing: Promise<void> | undefined;
+  return {
+    http,
+    database,
+    realtime,
+    config,
+    clock,
+    auth,
+    limiter,
+    outbox,
+    notifications: notificationFeatures,
+    close() {
+      closing ??= (async () => {
+        await realtime.close();
+        await http.close();
+        await notificationFeatures.close();
+        // Reset links being mailed after their answer still need the database.
+        await auth.passwordReset.whenIdle();
+        await database.close();
+        await Promise.allSettled([redis?.quit(), emailChannel.close?.()]);
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Texts go to the configured provider, or to the dev outbox (config.ts refuses that in production). */
+function createSmsChannel(config: Config, outbox: Outbox | undefined): SmsChannel {
+  if (config.sms.kind === 'twilio') return createTwilioSmsChannel(config.sms);
+  if (!outbox) throw new Error('no SMS provider configured and the dev outbox is off');
+  return createOutboxSmsChannel(outbox);
+}
+
+/** E-mails go by SMTP when SMTP_URL is set, otherwise to the dev outbox. */
+function createEmailChannel(config: Config, outbox: Outbox | undefined): EmailChannel {
+  if (config.smtpUrl) return createSmtpEmailChannel({ url: config.smtpUrl, from: config.smtpFrom });
+  if (!outbox) throw new Error('no SMTP server configured and the dev outbox is off');
+  return createOutboxEmailChannel(outbox);
+}

@@ -1,0 +1,2 @@
+DROP INDEX "profiles_deck_geo_idx";--> statement-breakpoint
+CREATE INDEX "profiles_deck_idx" ON "profiles" USING btree ("latitude","longitude","user_id","gender","gender_preference","birth_date","age_min","age_max","max_distance_km","sports_mask","availability_mask","goals_mask","schedule_mask","motivation_mask","experience_rank","commitment_rank","frequency","social_preference","gym_key") WHERE "profiles"."active" and "profiles"."visible";

@@ -1,0 +1,31 @@
+/**
+ * `npm run seed [count]`: fills the configured database (DATABASE_URL, or PGlite in DATA_DIR)
+ * with demo users and profiles, their photos going to DATA_DIR/photos. Refused in production.
+ */
+import path from 'node:path';
+import { loadConfig } from '../config.ts';
+import { createFilesystemPhotoStore } from '../features/photos/photo-store.ts';
+import { openDatabase } from './client.ts';
+import { DEFAULT_DEMO_COUNT, seedDemoData } from './seed.ts';
+
+const config = loadConfig();
+if (config.env === 'production') {
+  console.error('Demo data is never seeded in production (NODE_ENV=production).');
+  process.exit(1);
+}
+const count = process.argv[2] ? Number(process.argv[2]) : DEFAULT_DEMO_COUNT;
+if (!Number.isInteger(count) || count < 1 || count > 100_000) {
+  console.error('Usage: npm run seed [count between 1 and 100000]');
+  process.exit(1);
+}
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: false });
+try {
+  const started = Date.now();
+  const report = await seedDemoData(database.db, {
+    photoStore: createFilesystemPhotoStore(path.join(config.dataDir, 'photos')),
+    count,
+  });
+  console.log(`${report} (${Date.now() - started} ms)`);
+} finally {
+  await database.close();
+}

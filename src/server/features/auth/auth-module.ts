@@ -1,0 +1,92 @@
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { EmailChannel } from '../../delivery/email-channel.ts';
+import type { SmsChannel } from '../../delivery/sms-channel.ts';
+import type { Logger } from '../../logger.ts';
+import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import type { ServerKeys } from '../../secrets.ts';
+import { type AuthHooks, createAuthService } from './auth-service.ts';
+import { createPasswordHasher, type PasswordHashPolicy } from './password-hasher.ts';
+import { createPasswordResetRepository } from './password-reset-repository.ts';
+import { createPasswordResetService } from './password-reset-service.ts';
+import { createSessionRepository } from './session-repository.ts';
+import { createSessionService, type SessionRevocationListener } from './session-service.ts';
+import { createSmsCodeRepository } from './sms-code-repository.ts';
+import { createSmsCodeService } from './sms-code-service.ts';
+import { createUserRepository } from './user-repository.ts';
+import { createUserService } from './user-service.ts';
+
+export type AuthModuleDeps = {
+  db: Database;
+  limiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  keys: ServerKeys;
+  sms: SmsChannel;
+  email: EmailChannel;
+  publicOrigin: string;
+  smsBlockedNumbers: readonly string[];
+  smsDailyBudget: number;
+  /** Told about every revoked session (the realtime layer cuts its sockets). */
+  onSessionsRevoked: SessionRevocationListener;
+  hooks?: AuthHooks;
+  /** Tests only: the argon2 parameters (the default is the production policy). */
+  hashPolicy?: PasswordHashPolicy;
+};
+
+export type AuthModule = Awaited<ReturnType<typeof createAuthModule>>;
+
+/**
+ * The access area's services wired to their repositories. The Google routes build on the same
+ * pieces: `users` (find by e-mail, phone or Google subject; create), `sessions.issueSession`,
+ * `smsCodes` with the 'google-register' purpose, and `auth.notifyRegistered`.
+ */
+export async function createAuthModule(deps: AuthModuleDeps) {
+  const { db, limiter, clock, logger } = deps;
+  const hasher = await createPasswordHasher(deps.hashPolicy);
+  const userRepository = createUserRepository(db);
+  const users = createUserService({ users: userRepository, hasher, clock });
+  const sessions = createSessionService({
+    sessions: createSessionRepository(db),
+    users: userRepository,
+    clock,
+    logger,
+    tokenKey: deps.keys.token,
+    onRevoked: deps.onSessionsRevoked,
+  });
+  const smsCodes = createSmsCodeService({
+    codes: createSmsCodeRepository(db),
+    sms: deps.sms,
+    limiter,
+    clock,
+    logger,
+    codeKey: deps.keys.smsCode,
+    blockedNumbers: deps.smsBlockedNumbers,
+    dailyBudget: deps.smsDailyBudget,
+  });
+  const auth = createAuthService({
+    users: userRepository,
+    userService: users,
+    sessions,
+    smsCodes,
+    hasher,
+    limiter,
+    clock,
+    logger,
+    hooks: deps.hooks ?? {},
+  });
+  const passwordReset = createPasswordResetService({
+    resets: createPasswordResetRepository(db),
+    users: userRepository,
+    userService: users,
+    sessions,
+    email: deps.email,
+    hasher,
+    limiter,
+    clock,
+    logger,
+    resetKey: deps.keys.resetToken,
+    publicOrigin: deps.publicOrigin,
+  });
+  return { users, sessions, smsCodes, auth, passwordReset, hasher };
+}

@@ -1,0 +1,176 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { REMEMBER_ME_SESSION_DAYS } from '#shared/auth/auth-constants';
+import type { AuthUser, TokenInvalidatedReason } from '#shared/auth/auth-schemas';
+import { SERVER_MESSAGES } from '#shared/messages';
+import type { Clock } from '../../clock.ts';
+import { unauthorized } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { toAuthUser } from './auth-user.ts';
+import type { SessionRecord, SessionRepository } from './session-repository.ts';
+import type { UserRepository } from './user-repository.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Session lengths (docs/decisions/0002): a session slides forward with use by its idle length and
+ * never lives past its cap. "Recuérdame" keeps it 30 days from the last use (as the user is
+ * told), at most 90; otherwise 12 hours from the last use, at most 24.
+ */
+export const SESSION_POLICY = {
+  remembered: { idleMs: REMEMBER_ME_SESSION_DAYS * DAY_MS, maxMs: 90 * DAY_MS },
+  short: { idleMs: 12 * HOUR_MS, maxMs: 24 * HOUR_MS },
+} as const;
+
+export const TOKEN_ALGORITHM = 'HS256';
+export const TOKEN_ISSUER = 'entreno';
+
+/** Who made an authenticated request, and the fresh token to hand back when one was made. */
+export type AuthContext = { userId: string; sessionId: string };
+export type AuthenticatedSession = AuthContext & {
+  /** When the token passed half its life: a new one (spec 000 §4, the `X-New-Token` header). */
+  renewedToken: string | undefined;
+  /** End of the presented token's validity. */
+  expiresAt: Date;
+};
+
+export type SessionsRevoked = {
+  userId: string;
+  /** 'session': only `sessionIds`; 'user': every session of the user. */
+  scope: 'session' | 'user';
+  sessionIds: string[];
+  reason: TokenInvalidatedReason;
+};
+
+/** Told about every revocation, to cut real-time connections (plugins/realtime.ts). */
+export type SessionRevocationListener = (event: SessionsRevoked) => void | Promise<void>;
+
+export type SessionServiceDeps = {
+  sessions: SessionRepository;
+  users: UserRepository;
+  clock: Clock;
+  logger: Logger;
+  /** HS256 key (secrets.ts). */
+  tokenKey: Uint8Array;
+  onRevoked: SessionRevocationListener;
+};
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** Signed bearer tokens backed by revocable `sessions` rows (QUALITY 7). */
+export function createSessionService(deps: SessionServiceDeps) {
+  const { sessions, clock } = deps;
+
+  const sign = (session: { id: string; userId: string }, issuedAt: Date, expiresAt: Date) =>
+    new SignJWT({ sid: session.id })
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
+      .setSubject(session.userId)
+      .setIssuer(TOKEN_ISSUER)
+      .setIssuedAt(seconds(issuedAt))
+      .setExpirationTime(seconds(expiresAt))
+      .sign(deps.tokenKey);
+
+  /** Verifies signature, algorithm and exp, then the session row: live, not revoked, same user. */
+  const verify = async (token: string) => {
+    let payload: { sub?: string; sid?: unknown; iat?: number; exp?: number };
+    try {
+      ({ payload } = await jwtVerify(token, deps.tokenKey, {
+        algorithms: [TOKEN_ALGORITHM],
+        issuer: TOKEN_ISSUER,
+        currentDate: clock.now(),
+        requiredClaims: ['sub', 'sid', 'iat', 'exp'],
+      }));
+    } catch (error) {
+      if (!(error instanceof joseErrors.JOSEError)) throw error;
+      throw unauthorized(SERVER_MESSAGES.invalidToken);
+    }
+    const { sub, sid, iat, exp } = payload;
+    if (typeof sid !== 'string' || typeof sub !== 'string' || !iat || !exp || !isUuid(sid)) {
+      throw unauthorized(SERVER_MESSAGES.invalidToken);
+    }
+    const session = await sessions.findById(sid);
+    const now = clock.now();
+    if (!session || session.userId !== sub || session.revokedAt || session.expiresAt.getTime() <= now.getTime()) {
+      throw unauthorized(SERVER_MESSAGES.invalidToken);
+    }
+    return { session, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000), now };
+  };
+
+  const policyOf = (session: SessionRecord) => (session.rememberMe ? SESSION_POLICY.remembered : SESSION_POLICY.short);
+
+  const revoked = async (event: SessionsRevoked) => {
+    try {
+      await deps.onRevoked(event);
+    } catch (error) {
+      // The rows are revoked either way: HTTP refuses the tokens; sockets re-check on reconnect.
+      deps.logger.error({ err: error }, 'sessions: notifying a revocation failed');
+    }
+  };
+
+  return {
+    /** Opens a session for the user and returns its token and the user (login, registration, Google). */
+    async issueSession(userId: string, options: { rememberMe: boolean }): Promise<{ token: string; user: AuthUser }> {
+      const user = await deps.users.findById(userId);
+      if (!user) throw new Error(`issueSession: no user ${userId}`);
+      const now = clock.now();
+      const policy = options.rememberMe ? SESSION_POLICY.remembered : SESSION_POLICY.short;
+      const session = await sessions.create({
+        userId,
+        rememberMe: options.rememberMe,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + policy.idleMs),
+        maxExpiresAt: new Date(now.getTime() + policy.maxMs),
+      });
+      return { token: await sign(session, now, session.expiresAt), user: toAuthUser(user) };
+    },
+
+    /**
+     * Authenticates an HTTP request's token. Past half its life, the session slides forward and a
+     * new token comes back, never ending after the session's cap.
+     */
+    async authenticate(token: string): Promise<AuthenticatedSession> {
+      const { session, issuedAt, expiresAt, now } = await verify(token);
+      const context = { userId: session.userId, sessionId: session.id, expiresAt };
+      const halfLifeMs = (expiresAt.getTime() - issuedAt.getTime()) / 2;
+      if (now.getTime() - issuedAt.getTime() < halfLifeMs) return { ...context, renewedToken: undefined };
+      const wantedEnd = new Date(Math.min(now.getTime() + policyOf(session).idleMs, session.maxExpiresAt.getTime()));
+      // At the cap there is nothing to extend: the token already ends when the session does.
+      if (seconds(wantedEnd) <= seconds(expiresAt)) return { ...context, renewedToken: undefined };
+      const extended = await sessions.extend(session.id, wantedEnd, now);
+      if (!extended) throw unauthorized(SERVER_MESSAGES.invalidToken);
+      return { ...context, renewedToken: await sign(extended, now, extended.expiresAt) };
+    },
+
+    /** Authenticates a socket's token (no renewal: sockets get new tokens by reconnecting). */
+    async verifyToken(token: string): Promise<AuthContext & { sessionEndsAt: Date }> {
+      const { session, expiresAt } = await verify(token);
+      const sessionEndsAt = new Date(Math.min(session.expiresAt.getTime(), expiresAt.getTime()));
+      return { userId: session.userId, sessionId: session.id, sessionEndsAt };
+    },
+
+    /** When the session ends now, or undefined when it is revoked or over. */
+    async sessionEnd(sessionId: string): Promise<Date | undefined> {
+      const session = await sessions.findById(sessionId);
+      if (!session || session.revokedAt || session.expiresAt.getTime() <= clock.now().getTime()) return undefined;
+      return session.expiresAt;
+    },
+
+    /** Ends one session (logout): its tokens stop working and its sockets are told and dropped. */
+    async revokeSession(context: AuthContext, reason: TokenInvalidatedReason): Promise<void> {
+      await sessions.revoke(context.sessionId, clock.now());
+      await revoked({ userId: context.userId, scope: 'session', sessionIds: [context.sessionId], reason });
+    },
+
+    /** Ends every session of a user (password reset, account deletion). */
+    async revokeAllSessions(userId: string, reason: TokenInvalidatedReason): Promise<void> {
+      const sessionIds = await sessions.revokeAllForUser(userId, clock.now());
+      await revoked({ userId, scope: 'user', sessionIds, reason });
+    },
+  };
+}
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

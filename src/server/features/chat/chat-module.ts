@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { Server } from 'socket.io';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import type { MatchEvents } from '../swipes/match-events.ts';
+import { createChangeLogRepository } from '../sync/change-log-repository.ts';
+import { syncRoutes } from '../sync/sync-routes.ts';
+import { createSyncService, type SyncService, type SyncSource } from '../sync/sync-service.ts';
+import { chatRoutes } from './chat-routes.ts';
+import { type ChatNotifier, type ChatService, createChatService } from './chat-service.ts';
+import { attachChatSocket, createChatRealtime } from './chat-socket.ts';
+import { createConversationRepository } from './conversation-repository.ts';
+import { createMessageRepository } from './message-repository.ts';
+
+export type ChatModule = {
+  chat: ChatService;
+  sync: SyncService;
+  /** Hand to the swipes feature: each new match becomes participants, a notification and an event. */
+  matchEvents: MatchEvents;
+};
+
+/**
+ * The chat (spec 001 §7 conversation and message calls and socket events) and the sync
+ * (docs/decisions/0010): repositories, service, `/api/messages/*`, `/api/sync` and the socket
+ * handlers, wired in one call from app.ts. `extraSyncSources` is where other features (the
+ * notifications) will join the sync.
+ */
+export async function registerChat(
+  http: FastifyInstance,
+  deps: {
+    db: Database;
+    io: Server;
+    clock: Clock;
+    limiter: RateLimiter;
+    notifier?: ChatNotifier;
+    extraSyncSources?: readonly SyncSource[];
+  },
+): Promise<ChatModule> {
+  const logger = http.log;
+  const chat = createChatService({
+    conversations: createConversationRepository(deps.db),
+    messages: createMessageRepository(deps.db),
+    realtime: createChatRealtime(deps.io, logger),
+    notifier: deps.notifier,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    logger,
+  });
+  const sync = createSyncService({
+    changes: createChangeLogRepository(deps.db),
+    sources: [chat.syncSource, ...(deps.extraSyncSources ?? [])],
+  });
+  attachChatSocket(deps.io, { chat, logger });
+  await http.register(
+    async (api) => {
+      await api.register(chatRoutes, { prefix: '/messages', chat });
+      await api.register(syncRoutes, { sync });
+    },
+    { prefix: '/api' },
+  );
+  return {
+    chat,
+    sync,
+    matchEvents: {
+      matched(userId, event) {
+        chat.matched(userId, event).catch((error: unknown) => {
+          logger.warn({ err: error, conversationId: event.conversationId }, 'chat: match hook failed');
+        });
+      },
+    },
+  };
+}

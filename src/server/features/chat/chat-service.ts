@@ -1,0 +1,457 @@
+import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
+import {
+  ArchiveRequestSchema,
+  type ChatMessage,
+  type ChatSwipeType,
+  type ConversationListQuery,
+  type ConversationListResponse,
+  type ConversationResponse,
+  type ConversationSummary,
+  isUuid,
+  MESSAGE_SEND_LIMIT,
+  MESSAGE_SEND_WINDOW_MS,
+  type MessageListQuery,
+  type MessageListResponse,
+  MuteRequestSchema,
+  PinRequestSchema,
+  type StoredMessageStatus,
+  SwipeTypeRequestSchema,
+  type SyncResponse,
+} from '#shared/chat/chat-schemas';
+import { CHAT_EVENTS, type ServerToClientEvents, type TypingInput } from '#shared/chat/socket-events';
+import type { MatchEvent } from '#shared/discovery/discovery-schemas';
+import type { Clock } from '../../clock.ts';
+import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import type { RateLimiter, RateLimitRule } from '../../plugins/rate-limit.ts';
+import { parseInput } from '../../validation.ts';
+import type { SyncSource } from '../sync/sync-service.ts';
+import type { ConversationAccess, ConversationRepository, ConversationView } from './conversation-repository.ts';
+import type { MessageRepository, MessageRow } from './message-repository.ts';
+
+const M = CHAT_MESSAGES;
+
+type EventName = keyof ServerToClientEvents;
+type EventPayload<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
+
+/** How the chat reaches sockets, without knowing Socket.IO (chat-socket.ts implements it). */
+export type ChatRealtime = {
+  /** To every socket of the user (`user:<id>`, every node), but `exceptSocketId`. */
+  emitToUser<E extends EventName>(
+    userId: string,
+    event: E,
+    payload: EventPayload<E>,
+    options?: { exceptSocketId?: string },
+  ): void;
+  /** Whether the user has a visible client that joined `conversation:<id>`, on any node. */
+  isViewing(userId: string, conversationId: string): Promise<boolean>;
+};
+
+/** The notifications feature as the chat sees it (app.ts passes its service). */
+export type ChatNotifier = {
+  notifyMessage(
+    recipientId: string,
+    message: { conversationId: string; senderName: string; preview: string },
+  ): Promise<unknown>;
+  notifyMatch(
+    userId: string,
+    match: { conversationId: string; otherName: string; isSuperlike?: boolean },
+  ): Promise<unknown>;
+};
+
+export type ChatServiceDeps = {
+  conversations: ConversationRepository;
+  messages: MessageRepository;
+  realtime: ChatRealtime;
+  /** Absent: no notifications (tests of the chat alone). */
+  notifier?: ChatNotifier;
+  limiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+};
+
+export type SendInput = { conversationId: string; text: string; clientId?: string; receiverId?: string };
+
+/** A stored (or replayed) message, ready to be acknowledged and then announced. */
+export type SendOutcome = {
+  message: ChatMessage;
+  /** False for a repeated clientId: nothing was stored and nothing will be emitted. */
+  isNew: boolean;
+  receiverUnread: number;
+  receiverTotalUnread: number;
+  isReceiverMuted: boolean;
+  senderName: string;
+};
+
+export type ReadOutcome = { messageIds: string[]; unreadCount: number; totalUnread: number };
+
+const SEND_RULE: RateLimitRule = { name: 'chat-send', limit: MESSAGE_SEND_LIMIT, windowMs: MESSAGE_SEND_WINDOW_MS };
+
+export type ChatService = ReturnType<typeof createChatService>;
+
+export function statusOf(row: Pick<MessageRow, 'readAt' | 'deliveredAt'>): StoredMessageStatus {
+  if (row.readAt) return 'read';
+  if (row.deliveredAt) return 'delivered';
+  return 'sent';
+}
+
+export function toChatMessage(row: MessageRow, sender: { name: string; photo: string | null }): ChatMessage {
+  return {
+    _id: row.id,
+    conversationId: row.conversationId,
+    sender_id: row.senderId,
+    senderId: row.senderId,
+    receiverId: row.receiverId,
+    text: row.text,
+    timestamp: row.createdAt.toISOString(),
+    read: row.readAt !== null,
+    status: statusOf(row),
+    seq: row.seq,
+    clientId: row.clientId,
+    senderName: sender.name,
+    senderPhoto: sender.photo,
+  };
+}
+
+export function toSummary(view: ConversationView): ConversationSummary {
+  return {
+    conversationId: view.conversationId,
+    otherUser: { userId: view.otherUserId, name: view.otherName, photo: view.otherPhoto },
+    lastMessage: view.lastMessage && {
+      text: view.lastMessage.text,
+      timestamp: view.lastMessage.at.toISOString(),
+      senderId: view.lastMessage.senderId,
+      read: view.lastMessage.isRead,
+    },
+    updatedAt: view.updatedAt.toISOString(),
+    isPinned: view.isPinned,
+    isMuted: view.isMuted,
+    archived: view.isArchived,
+    swipeType: view.ownSwipeType ?? view.matchSwipeType,
+    unreadCount: view.unreadCount,
+    status: view.status,
+  };
+}
+
+/**
+ * The chat's rules (spec 001 §4, §5, §7), shared by the HTTP routes and the socket handlers:
+ * only the two users of a conversation see it (anyone else gets 404, so its existence is not
+ * revealed); a message is committed, then acknowledged, then announced (`announce`).
+ */
+export function createChatService(deps: ChatServiceDeps) {
+  const { conversations, messages, realtime, clock, logger } = deps;
+
+  /** The caller's access, or 404 (a malformed id is as unknown as someone else's conversation). */
+  const access = async (userId: string, conversationId: string): Promise<ConversationAccess> => {
+    const found = isUuid(conversationId)
+      ? await conversations.findAccess(conversationId.toLowerCase(), userId)
+      : undefined;
+    if (!found) throw notFound(M.conversationNotFound);
+    return found;
+  };
+
+  const summary = async (userId: string, conversationId: string): Promise<ConversationSummary> => {
+    const view = await conversations.findView(userId, conversationId);
+    if (!view) throw notFound(M.conversationNotFound);
+    return toSummary(view);
+  };
+
+  const updateOwn = async (
+    userId: string,
+    conversationId: string,
+    patch: Parameters<ConversationRepository['updateParticipant']>[2],
+  ): Promise<ConversationResponse> => {
+    const found = await access(userId, conversationId);
+    await conversations.updateParticipant(userId, found.conversationId, patch, clock.now());
+    const conversation = await summary(userId, found.conversationId);
+    realtime.emitToUser(userId, CHAT_EVENTS.conversationUpdated, conversation);
+    return { success: true, conversation };
+  };
+
+  const logFailure = (what: string, details: object) => (error: unknown) =>
+    logger.warn({ err: error, ...details }, `chat: ${what} failed`);
+
+  /** Tells the recipient's notifications, unless the conversation is muted or on screen. */
+  const notifyRecipient = async (outcome: SendOutcome) => {
+    const { message } = outcome;
+    if (!deps.notifier || outcome.isReceiverMuted) return;
+    if (await realtime.isViewing(message.receiverId, message.conversationId)) return;
+    await deps.notifier.notifyMessage(message.receiverId, {
+      conversationId: message.conversationId,
+      senderName: outcome.senderName,
+      preview: message.text,
+    });
+  };
+
+  return {
+    async listConversations(userId: string, query: ConversationListQuery): Promise<ConversationListResponse> {
+      await conversations.ensureParticipants(userId, clock.now());
+      const { page, limit } = query;
+      const offset = (page - 1) * limit;
+      const { views, total } = await conversations.list(userId, { isArchived: query.archived, offset, limit });
+      return {
+        success: true,
+        conversations: views.map(toSummary),
+        pagination: { page, limit, total, hasMore: offset + views.length < total },
+      };
+    },
+
+    /** Page 1 holds the newest `limit` messages, oldest to newest within the page. */
+    async listMessages(userId: string, conversationId: string, query: MessageListQuery): Promise<MessageListResponse> {
+      const found = await access(userId, conversationId);
+      const { rows, hasMore } = await messages.list(found.conversationId, {
+        before: query.before,
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+      });
+      const people = new Map([
+        [userId, found.self],
+        [found.otherUserId, found.other],
+      ]);
+      const list = rows
+        .reverse()
+        .map((row) => toChatMessage(row, people.get(row.senderId) ?? { name: '', photo: null }));
+      return { success: true, messages: list, hasMore };
+    },
+
+    setPinned(userId: string, conversationId: string, body: unknown) {
+      const { isPinned } = parseInput(PinRequestSchema, body);
+      return updateOwn(userId, conversationId, { isPinned });
+    },
+
+    setMuted(userId: string, conversationId: string, body: unknown) {
+      const { isMuted } = parseInput(MuteRequestSchema, body);
+      return updateOwn(userId, conversationId, { isMuted });
+    },
+
+    setArchived(userId: string, conversationId: string, body: unknown) {
+      const { archived } = parseInput(ArchiveRequestSchema, body ?? {});
+      return updateOwn(userId, conversationId, { isArchived: archived });
+    },
+
+    /** Spec 001 §4: only a conversation born of a superlike may carry the "Súper entreno" mark. */
+    async setSwipeType(userId: string, conversationId: string, body: unknown): Promise<ConversationResponse> {
+      const { swipeType } = parseInput(SwipeTypeRequestSchema, body);
+      const found = await access(userId, conversationId);
+      const view = await conversations.findView(userId, found.conversationId);
+      const origin: ChatSwipeType = view?.matchSwipeType ?? 'like';
+      if (swipeType === 'superlike' && origin !== 'superlike') throw badRequest(M.superlikeOnly, 'SUPERLIKE_ONLY');
+      return updateOwn(userId, found.conversationId, { swipeType: swipeType === origin ? null : swipeType });
+    },
+
+    /**
+     * Stores a message (trimmed, 1–2000 characters: the handlers' schemas) from a participant of an
+     * active conversation. A repeated clientId answers the original message and stores nothing.
+     */
+    async send(userId: string, input: SendInput): Promise<SendOutcome> {
+      const found = await access(userId, input.conversationId);
+      if (input.receiverId !== undefined && input.receiverId !== found.otherUserId) {
+        throw badRequest(M.invalidReceiver, 'VALIDATION');
+      }
+      const limited = await deps.limiter.consume({ rule: SEND_RULE, key: userId });
+      if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
+      const outcome = await messages.insert({
+        conversationId: found.conversationId,
+        senderId: userId,
+        receiverId: found.otherUserId,
+        text: input.text,
+        clientId: input.clientId,
+        now: clock.now(),
+      });
+      if (outcome.kind === 'missing') throw notFound(M.conversationNotFound);
+      if (outcome.kind === 'inactive') throw forbidden(M.cannotSend);
+      const message = toChatMessage(outcome.message, found.self);
+      if (outcome.kind === 'repeat') {
+        return {
+          message,
+          isNew: false,
+          receiverUnread: 0,
+          receiverTotalUnread: 0,
+          isReceiverMuted: true,
+          senderName: found.self.name,
+        };
+      }
+      return {
+        message,
+        isNew: true,
+        receiverUnread: outcome.receiverUnread,
+        receiverTotalUnread: outcome.receiverTotalUnread,
+        isReceiverMuted: outcome.isReceiverMuted,
+        senderName: found.self.name,
+      };
+    },
+
+    /**
+     * After the sender has its acknowledgement: `newMessage` to every socket of the recipient and
+     * to the sender's other sockets, the conversation's new state to both, the recipient's unread
+     * count, then (off the caller's path) the recipient's notification. A repeat emits nothing.
+     */
+    announce(outcome: SendOutcome, options: { exceptSocketId?: string } = {}): void {
+      if (!outcome.isNew) return;
+      const { message } = outcome;
+      const { conversationId, senderId, receiverId } = message;
+      realtime.emitToUser(receiverId, CHAT_EVENTS.newMessage, message);
+      realtime.emitToUser(senderId, CHAT_EVENTS.newMessage, message, { exceptSocketId: options.exceptSocketId });
+      const lastMessage = { text: message.text, timestamp: message.timestamp, senderId, read: false };
+      const changed = { conversationId, lastMessage, updatedAt: message.timestamp, status: 'active' as const };
+      realtime.emitToUser(receiverId, CHAT_EVENTS.conversationUpdated, {
+        ...changed,
+        unreadCount: outcome.receiverUnread,
+      });
+      realtime.emitToUser(senderId, CHAT_EVENTS.conversationUpdated, changed);
+      realtime.emitToUser(receiverId, CHAT_EVENTS.unreadCountUpdated, {
+        kind: 'messages',
+        unreadCount: outcome.receiverTotalUnread,
+        conversationId,
+        conversationUnreadCount: outcome.receiverUnread,
+      });
+      notifyRecipient(outcome).catch(logFailure('message notification', { conversationId }));
+    },
+
+    /** The recipient's client has them; the sender (only) hears `messagesDelivered`. */
+    async markDelivered(userId: string, conversationId: string, messageIds?: readonly string[]): Promise<string[]> {
+      const found = await access(userId, conversationId);
+      // A block ends receipts too: neither side learns anything more of the other (docs/decisions/0012).
+      if (found.status === 'blocked') return [];
+      const delivered = await messages.markDelivered(found.conversationId, userId, messageIds, clock.now());
+      if (delivered.length > 0) {
+        realtime.emitToUser(found.otherUserId, CHAT_EVENTS.messagesDelivered, {
+          conversationId: found.conversationId,
+          messageIds: delivered,
+          status: 'delivered',
+        });
+      }
+      return delivered;
+    },
+
+    /**
+     * The reader saw some messages, or the whole conversation: the sender hears `messagesRead`,
+     * the reader's own sockets the new counts.
+     */
+    async markRead(userId: string, conversationId: string, messageIds?: readonly string[]): Promise<ReadOutcome> {
+      const found = await access(userId, conversationId);
+      const id = found.conversationId;
+      const outcome = await messages.markRead(id, userId, messageIds, clock.now());
+      if (outcome.messageIds.length > 0 && found.status !== 'blocked') {
+        realtime.emitToUser(found.otherUserId, CHAT_EVENTS.messagesRead, {
+          conversationId: id,
+          messageIds: outcome.messageIds,
+          unreadCount: outcome.conversationUnread,
+          status: 'read',
+        });
+        realtime.emitToUser(userId, CHAT_EVENTS.unreadCountUpdated, {
+          kind: 'messages',
+          unreadCount: outcome.totalUnread,
+          conversationId: id,
+          conversationUnreadCount: outcome.conversationUnread,
+        });
+        realtime.emitToUser(userId, CHAT_EVENTS.conversationUpdated, {
+          conversationId: id,
+          unreadCount: outcome.conversationUnread,
+        });
+      }
+      return {
+        messageIds: outcome.messageIds,
+        unreadCount: outcome.conversationUnread,
+        totalUnread: outcome.totalUnread,
+      };
+    },
+
+    async unreadCount(userId: string): Promise<number> {
+      await conversations.ensureParticipants(userId, clock.now());
+      return conversations.unreadTotal(userId);
+    },
+
+    /** Ends the conversation for both (docs/decisions/0009); both users' clients hear it. */
+    async unmatch(userId: string, conversationId: string): Promise<ConversationResponse> {
+      const found = await access(userId, conversationId);
+      const id = found.conversationId;
+      if (found.status === 'blocked') throw forbidden(M.cannotSend);
+      const changed = await conversations.unmatch(id, userId, clock.now());
+      const conversation = await summary(userId, id);
+      if (changed) {
+        for (const participant of [userId, found.otherUserId]) {
+          realtime.emitToUser(participant, CHAT_EVENTS.conversationUpdated, {
+            conversationId: id,
+            status: 'unmatched',
+          });
+        }
+        // The one who ended it has it out of the list, so its unread messages no longer count.
+        realtime.emitToUser(userId, CHAT_EVENTS.unreadCountUpdated, {
+          kind: 'messages',
+          unreadCount: await conversations.unreadTotal(userId),
+        });
+      }
+      return { success: true, conversation };
+    },
+
+    /** `joinConversation`: only a participant may join its room (404 otherwise). */
+    async join(userId: string, conversationId: string): Promise<string> {
+      return (await access(userId, conversationId)).conversationId;
+    },
+
+    /**
+     * Relays typing to the other participant only, never stored. Not sent `volatile`: Socket.IO
+     * drops a volatile packet while the transport is still writing the previous one, so the
+     * second of the two names (`userTyping`, then `typing`) would nearly always be lost. Nothing
+     * is buffered for an offline user either way.
+     */
+    async typing(userId: string, input: TypingInput): Promise<void> {
+      const found = await access(userId, input.conversationId);
+      if (found.status !== 'active') return;
+      const event = { userId, conversationId: found.conversationId, isTyping: input.isTyping };
+      realtime.emitToUser(found.otherUserId, CHAT_EVENTS.userTyping, event);
+      realtime.emitToUser(found.otherUserId, CHAT_EVENTS.typing, event);
+    },
+
+    /**
+     * A new match (the swipes feature's events port), once per user: the participant rows and the
+     * sync entry, the 'match' notification, and `conversationUpdated` with the new conversation.
+     */
+    async matched(userId: string, event: MatchEvent): Promise<void> {
+      await conversations.ensureConversation(event.conversationId, clock.now());
+      const view = await conversations.findView(userId, event.conversationId);
+      if (view) realtime.emitToUser(userId, CHAT_EVENTS.conversationUpdated, toSummary(view));
+      await deps.notifier?.notifyMatch(userId, {
+        conversationId: event.conversationId,
+        otherName: event.otherUser.name,
+        isSuperlike: event.swipeType === 'superlike',
+      });
+    },
+
+    /** What the sync (docs/decisions/0010) reads from the chat. */
+    syncSource: {
+      kinds: ['conversation', 'message'],
+      prepare: (userId: string) => conversations.ensureParticipants(userId, clock.now()),
+      async load(userId: string, ids: ReadonlyMap<string, readonly string[]>) {
+        const [views, rows] = await Promise.all([
+          conversations.findViews(userId, ids.get('conversation') ?? []),
+          messages.findForUser(userId, ids.get('message') ?? []),
+        ]);
+        const people = await conversations.findPeople(rows.map((row) => row.senderId));
+        return {
+          conversations: views.filter((view) => !view.isHidden).map(toSummary),
+          removedConversationIds: views.filter((view) => view.isHidden).map((view) => view.conversationId),
+          messages: rows
+            .sort((a, b) =>
+              a.conversationId === b.conversationId ? a.seq - b.seq : a.createdAt.getTime() - b.createdAt.getTime(),
+            )
+            .map((row) => toChatMessage(row, people.get(row.senderId) ?? { name: '', photo: null })),
+        } satisfies Partial<Omit<SyncResponse, 'success' | 'cursor' | 'hasMore'>>;
+      },
+    } satisfies SyncSource,
+  };
+}
+
+/** An AppError's parts, for a socket acknowledgement. */
+export function ackError(error: unknown): { ok: false; message: string; status: number; errorType?: string } {
+  if (error instanceof AppError) {
+    return {
+      ok: false,
+      message: error.message,
+      status: error.statusCode,
+      ...(error.errorType ? { errorType: error.errorType } : {}),
+    };
+  }
+  return { ok: false, message: M.actionFailed, status: 500 };
+}

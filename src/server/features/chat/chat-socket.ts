@@ -1,0 +1,166 @@
+import type { DefaultEventsMap, Server, Socket } from 'socket.io';
+import * as v from 'valibot';
+import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
+import {
+  type ClientToServerEvents,
+  ConversationRefSchema,
+  MarkAsDeliveredEventSchema,
+  MarkMessagesReadEventSchema,
+  MessageReceivedEventSchema,
+  SendMessageEventSchema,
+  type ServerToClientEvents,
+  type SocketAck,
+  TypingEventSchema,
+} from '#shared/chat/socket-events';
+import type { Logger } from '../../logger.ts';
+import { type SocketAuth, userRoom } from '../../plugins/realtime-auth.ts';
+import { ackError, type ChatRealtime, type ChatService } from './chat-service.ts';
+
+/** What the auth and presence layers keep on each socket. */
+type ChatSocketData = { auth?: SocketAuth; visible?: boolean };
+export type ChatServer = Server<ClientToServerEvents, ServerToClientEvents, DefaultEventsMap, ChatSocketData>;
+type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, DefaultEventsMap, ChatSocketData>;
+
+export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`;
+
+/** Spec 001 §9: a client keeps at most 20 conversation rooms; the server holds it to that too. */
+const MAX_JOINED_CONVERSATIONS = 20;
+
+/** The one place the app's untyped Socket.IO server gets the chat's event maps. */
+export function asChatServer(io: Server): ChatServer {
+  return io as unknown as ChatServer;
+}
+
+/** ChatRealtime over Socket.IO: rooms go through the adapter, so every node is reached (QUALITY 16). */
+export function createChatRealtime(io: Server, logger: Logger): ChatRealtime {
+  const server = asChatServer(io);
+  return {
+    emitToUser(userId, event, payload, options = {}) {
+      let target = server.to(userRoom(userId));
+      if (options.exceptSocketId) target = target.except(options.exceptSocketId);
+      // The event map ties each name to its payload; the service's signature has already checked the pair.
+      (target.emit as (name: string, data: unknown) => boolean)(event, payload);
+    },
+    async isViewing(userId, conversationId) {
+      try {
+        const sockets = await server.in(conversationRoom(conversationId)).fetchSockets();
+        return sockets.some((socket) => socket.data.auth?.userId === userId && socket.data.visible === true);
+      } catch (error) {
+        // A node did not answer: notify rather than lose it.
+        logger.warn({ err: error, conversationId }, 'chat: presence lookup failed');
+        return false;
+      }
+    },
+  };
+}
+
+type AckFn = (result: SocketAck<object>) => void;
+
+/**
+ * The chat's socket events (spec 001 §7). Each payload is parsed with its shared schema; a bad
+ * one gets an error acknowledgement (or is dropped when there is no acknowledgement), and no
+ * handler can throw into Socket.IO. Everything is checked against the authenticated user.
+ */
+export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: Logger }): void {
+  const { chat, logger } = deps;
+
+  /**
+   * Parses, runs and acknowledges one event. `run` may return `afterAck`, which runs once the
+   * acknowledgement is on its way (the announcement of a stored message).
+   */
+  const handle = <TSchema extends v.GenericSchema, TResult extends object>(
+    socket: ChatSocket,
+    schema: TSchema,
+    payload: unknown,
+    ack: unknown,
+    run: (userId: string, input: v.InferOutput<TSchema>) => Promise<TResult & { afterAck?: () => void }>,
+  ) => {
+    const reply: AckFn = typeof ack === 'function' ? (ack as AckFn) : () => {};
+    const userId = socket.data.auth?.userId;
+    const parsed = v.safeParse(schema, payload, { abortEarly: true });
+    if (!userId || !parsed.success) {
+      reply(invalidEventAck(parsed.issues?.[0]?.message));
+      return;
+    }
+    run(userId, parsed.output).then(
+      ({ afterAck, ...result }) => {
+        reply({ ok: true, ...result });
+        afterAck?.();
+      },
+      (error: unknown) => {
+        const failure = ackError(error);
+        if (failure.status >= 500) logger.error({ err: error, socketId: socket.id }, 'chat: socket event failed');
+        reply(failure);
+      },
+    );
+  };
+
+  asChatServer(io).on('connection', (socket) => {
+    const joined: string[] = [];
+
+    socket.on('joinConversation', (payload, ack) =>
+      handle(socket, ConversationRefSchema, payload, ack, async (userId, input) => {
+        const conversationId = await chat.join(userId, input.conversationId);
+        const room = conversationRoom(conversationId);
+        if (!joined.includes(room)) {
+          joined.push(room);
+          if (joined.length > MAX_JOINED_CONVERSATIONS) await socket.leave(joined.shift() as string);
+        }
+        await socket.join(room);
+        return {};
+      }),
+    );
+
+    socket.on('leaveConversation', (payload, ack) =>
+      handle(socket, ConversationRefSchema, payload, ack, async (_userId, input) => {
+        const room = conversationRoom(input.conversationId);
+        const index = joined.indexOf(room);
+        if (index >= 0) joined.splice(index, 1);
+        await socket.leave(room);
+        return {};
+      }),
+    );
+
+    // Committed, then acknowledged with its id and seq, then announced (QUALITY 15).
+    socket.on('sendMessage', (payload, ack) =>
+      handle(socket, SendMessageEventSchema, payload, ack, async (userId, input) => {
+        const outcome = await chat.send(userId, input);
+        return { data: outcome.message, afterAck: () => chat.announce(outcome, { exceptSocketId: socket.id }) };
+      }),
+    );
+
+    socket.on('messageReceived', (payload, ack) =>
+      handle(socket, MessageReceivedEventSchema, payload, ack, async (userId, input) => ({
+        messageIds: await chat.markDelivered(userId, input.conversationId, [input.messageId]),
+      })),
+    );
+
+    socket.on('markAsDelivered', (payload, ack) =>
+      handle(socket, MarkAsDeliveredEventSchema, payload, ack, async (userId, input) => ({
+        messageIds: await chat.markDelivered(userId, input.conversationId, input.messageIds),
+      })),
+    );
+
+    socket.on('markMessagesRead', (payload, ack) =>
+      handle(socket, MarkMessagesReadEventSchema, payload, ack, async (userId, input) => {
+        const ids = 'messageIds' in input ? input.messageIds : undefined;
+        const outcome = await chat.markRead(userId, input.conversationId, ids);
+        return { messageIds: outcome.messageIds, unreadCount: outcome.unreadCount, totalUnread: outcome.totalUnread };
+      }),
+    );
+
+    // Volatile and never stored; a foreign or malformed conversation is dropped silently.
+    socket.on('typing', (payload) =>
+      handle(socket, TypingEventSchema, payload, undefined, async (userId, input) => {
+        await chat.typing(userId, input);
+        return {};
+      }),
+    );
+  });
+}
+
+/** A malformed payload's answer: the schema's own Spanish text when it has one (blank, too long…). */
+function invalidEventAck(message: string | undefined): SocketAck {
+  const isSpanish = typeof message === 'string' && !/^Invalid /.test(message);
+  return { ok: false, message: isSpanish ? message : CHAT_MESSAGES.invalidEvent, status: 400, errorType: 'VALIDATION' };
+}

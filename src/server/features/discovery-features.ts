@@ -1,0 +1,125 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Server } from 'socket.io';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { isDatabaseEmpty, seedDemoData } from '../db/seed.ts';
+import type { RateLimiter } from '../plugins/rate-limit.ts';
+import { createRecommendationRepository } from './discovery/recommendation-repository.ts';
+import { recommendationRoutes } from './discovery/recommendation-routes.ts';
+import { createRecommendationService } from './discovery/recommendation-service.ts';
+import { createGymRepository } from './gyms/gym-repository.ts';
+import { gymRoutes } from './gyms/gym-routes.ts';
+import { createGymService } from './gyms/gym-service.ts';
+import { processPhoto } from './photos/photo-processor.ts';
+import { photoFileRoutes, photoRoutes } from './photos/photo-routes.ts';
+import { createPhotoService } from './photos/photo-service.ts';
+import { createFilesystemPhotoStore, createMemoryPhotoStore, type PhotoStore } from './photos/photo-store.ts';
+import { createProfileRepository } from './profiles/profile-repository.ts';
+import { profileRoutes } from './profiles/profile-routes.ts';
+import { createProfileService } from './profiles/profile-service.ts';
+import type { MatchEvents } from './swipes/match-events.ts';
+import { createSwipeRepository } from './swipes/swipe-repository.ts';
+import { swipeRoutes } from './swipes/swipe-routes.ts';
+import { createSwipeService } from './swipes/swipe-service.ts';
+
+export type DiscoveryFeaturesDeps = {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  limiter: RateLimiter;
+  io: Server;
+  /** Tests only: another photo store (default: DATA_DIR/photos, or memory for in-memory databases). */
+  photoStore?: PhotoStore;
+  /** Also told of each new match, after the socket event (the chat: participants, notification). */
+  matchEvents?: MatchEvents;
+  /** Whether a user lets others find their profile (settings privacy.showProfile). */
+  isShownToOthers?(userId: string): Promise<boolean>;
+};
+
+/** `match` to every socket of the user (room `user:<id>`); the notification feature will build on it. */
+export function createSocketMatchEvents(io: Server): MatchEvents {
+  return {
+    matched(userId, event) {
+      io.to(`user:${userId}`).emit('match', event);
+    },
+  };
+}
+
+/** The socket events, then the other listener (added by the chat feature). */
+function alsoTell(first: MatchEvents, second: MatchEvents | undefined): MatchEvents {
+  if (!second) return first;
+  return {
+    matched(userId, event) {
+      first.matched(userId, event);
+      second.matched(userId, event);
+    },
+  };
+}
+
+/**
+ * Profiles, photos, gym search, recommendations, swipes and matches (spec 001): repositories,
+ * services and routes wired in one place, so app.ts stays a list of features. Also seeds the gym
+ * list, and the demo data on a first embedded start (config.demoData).
+ */
+export async function registerDiscoveryFeatures(http: FastifyInstance, deps: DiscoveryFeaturesDeps) {
+  const { db, config, clock, limiter } = deps;
+  const logger = http.log;
+  const photoStore =
+    deps.photoStore ??
+    (config.inMemoryDatabase && !config.databaseUrl
+      ? createMemoryPhotoStore()
+      : createFilesystemPhotoStore(path.join(config.dataDir, 'photos')));
+
+  const profileRepository = createProfileRepository(db);
+  const gyms = createGymService({ gyms: createGymRepository(db) });
+  const photos = createPhotoService({
+    profiles: profileRepository,
+    store: photoStore,
+    process: processPhoto,
+    limiter,
+    clock,
+    logger,
+  });
+  const profiles = createProfileService({
+    profiles: profileRepository,
+    clock,
+    logger,
+    rememberGym: gyms.remember,
+    discardPhotos: photos.discard,
+    isShownToOthers: deps.isShownToOthers,
+  });
+  const recommendations = createRecommendationService({
+    recommendations: createRecommendationRepository(db),
+    profiles: profileRepository,
+    clock,
+  });
+  const swipes = createSwipeService({
+    swipes: createSwipeRepository(db),
+    profiles: profileRepository,
+    events: alsoTell(createSocketMatchEvents(deps.io), deps.matchEvents),
+    clock,
+    logger,
+  });
+
+  await gyms.ensureSeeded();
+  if (config.demoData && (await isDatabaseEmpty(db))) {
+    const started = Date.now();
+    const report = await seedDemoData(db, { photoStore });
+    logger.info({ ms: Date.now() - started }, report);
+  }
+
+  await http.register(
+    async (api) => {
+      await api.register(profileRoutes, { profiles });
+      await api.register(photoRoutes, { photos });
+      await api.register(gymRoutes, { gyms });
+      await api.register(recommendationRoutes, { recommendations });
+      await api.register(swipeRoutes, { prefix: '/swipes', swipes });
+    },
+    { prefix: '/api' },
+  );
+  await http.register(photoFileRoutes, { photos });
+  return { photoStore, profiles, photos, gyms, recommendations, swipes };
+}

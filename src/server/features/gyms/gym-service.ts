@@ -1,0 +1,75 @@
+import {
+  DISCOVERY_MESSAGES,
+  GYM_SEARCH_MIN_CHARS,
+  GYM_SEARCH_RESULTS_MAX,
+  GYM_SEARCH_TOOL,
+  GymSearchArgumentsSchema,
+  type GymSuggestion,
+  ToolCallRequestSchema,
+} from '#shared/discovery/discovery-schemas';
+import { normalizeGymName } from '#shared/discovery/compatibility';
+import { GYM_NAME_MAX, GYM_NAME_MIN } from '#shared/profile/options';
+import { badRequest } from '../../errors.ts';
+import { parseInput } from '../../validation.ts';
+import { GYM_SEEDS } from './gym-data.ts';
+import type { GymRepository } from './gym-repository.ts';
+
+export type GymService = ReturnType<typeof createGymService>;
+
+/** Gym suggestions for the wizard (spec 001 §2, step 2; `POST /api/mcp/tool`, tool search_gyms). */
+export function createGymService(deps: { gyms: GymRepository }) {
+  const { gyms } = deps;
+  return {
+    /** Adds the seeded chains once (a no-op when they are there; concurrent starts are harmless). */
+    async ensureSeeded(): Promise<void> {
+      if ((await gyms.countSeeded()) >= GYM_SEEDS.length) return;
+      await gyms.insertMissing(
+        GYM_SEEDS.map((seed) => ({
+          ...seed,
+          nameKey: normalizeGymName(seed.name),
+          cityKey: normalizeGymName(seed.city),
+          source: 'seed' as const,
+        })),
+      );
+    },
+
+    /** The tool call: only search_gyms exists; a query under 3 characters finds nothing. */
+    async callTool(body: unknown): Promise<{ gyms: GymSuggestion[] }> {
+      const call = parseInput(ToolCallRequestSchema, body);
+      if (call.tool_name !== GYM_SEARCH_TOOL) throw badRequest(DISCOVERY_MESSAGES.unknownTool, 'UNKNOWN_TOOL');
+      const args = parseInput(GymSearchArgumentsSchema, call.arguments ?? {});
+      const query = normalizeGymName(args.query);
+      if ([...query].length < GYM_SEARCH_MIN_CHARS) return { gyms: [] };
+      const found = await gyms.search(query, args.location ?? null, GYM_SEARCH_RESULTS_MAX);
+      return {
+        gyms: found.map((gym) => ({
+          name: gym.name,
+          address: gym.address,
+          city: gym.city,
+          ...(gym.chain ? { chain: gym.chain } : {}),
+          ...(gym.distanceKm === null ? {} : { distanceKm: Math.round(gym.distanceKm * 10) / 10 }),
+        })),
+      };
+    },
+
+    /** A gym someone typed in their profile joins the suggestions (as user-added). */
+    async remember(name: string, city: string | null): Promise<void> {
+      const clean = name.trim();
+      const nameKey = normalizeGymName(clean);
+      if ([...clean].length < GYM_NAME_MIN || [...clean].length > GYM_NAME_MAX || nameKey.length < GYM_NAME_MIN) return;
+      await gyms.insertMissing([
+        {
+          name: clean,
+          nameKey,
+          address: '',
+          city: city ?? '',
+          cityKey: normalizeGymName(city ?? ''),
+          chain: null,
+          latitude: null,
+          longitude: null,
+          source: 'user',
+        },
+      ]);
+    },
+  };
+}

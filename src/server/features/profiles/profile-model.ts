@@ -1,0 +1,207 @@
+/**
+ * Pure mapping between the profile API (src/shared/profile) and what the profile store keeps:
+ * the deck columns and compatibility bitmasks derived from the blocks, and the two views of a
+ * stored profile (its owner's, and everyone else's allowlisted one). No I/O.
+ */
+import * as v from 'valibot';
+import { compatibility, normalizeGymName } from '#shared/discovery/compatibility';
+import { distanceText, haversineKm, snapToGrid } from '#shared/discovery/distance';
+import { ageFromBirthDate } from '#shared/profile/age';
+import {
+  AVAILABILITY_SLOTS,
+  COMMITMENT_LEVELS,
+  DEFAULT_FREQUENCY_DAYS,
+  EXPERIENCE_LEVELS,
+  GOALS,
+  MOTIVATIONS,
+  SPORTS,
+  TRAINING_SCHEDULES,
+} from '#shared/profile/options';
+import {
+  type OwnProfile,
+  OwnProfileSchema,
+  type PublicProfile,
+  PublicProfileSchema,
+} from '#shared/profile/profile-schema';
+
+export type ProfileGym = { name: string; membershipType: string; trainingSchedule: string[] };
+export type ProfileTraining = {
+  sports: string[];
+  goals: string[];
+  experienceLevel: string | null;
+  frequency: number;
+  motivation: string[];
+  specialties: string[];
+  commitment_level: string | null;
+  supplements: string[];
+  socialPreference: string | null;
+  availability: string[];
+};
+export type ProfileHealth = { injuries: string[]; height: number; weight: number; dietaryPreferences: string[] };
+export type ProfilePreferences = {
+  gender_preference: string;
+  age_range: { min: number; max: number };
+  distance: number;
+  music?: boolean;
+  groupClasses?: boolean;
+  personalTraining?: boolean;
+};
+export type ProfileSocial = { instagram?: string | null; spotify?: string | null; strava?: string | null };
+
+/** The editable content of a profile, as the service builds it. */
+export type ProfileContent = {
+  name: string;
+  lastName: string | null;
+  birthDate: string;
+  gender: string | null;
+  bio: string;
+  photos: string[];
+  latitude: number;
+  longitude: number;
+  city: string | null;
+  gym: ProfileGym;
+  training: ProfileTraining;
+  health: ProfileHealth | null;
+  preferences: ProfilePreferences;
+  social: ProfileSocial | null;
+};
+
+/** What the deck query filters and ranks on, derived from the content (docs/decisions/0006). */
+export type ProfileDeckColumns = {
+  genderPreference: string;
+  ageMin: number;
+  ageMax: number;
+  maxDistanceKm: number;
+  gymKey: string;
+  sportsMask: number;
+  availabilityMask: number;
+  goalsMask: number;
+  scheduleMask: number;
+  motivationMask: number;
+  experienceRank: number | null;
+  commitmentRank: number | null;
+  frequency: number;
+  socialPreference: string | null;
+};
+
+/** A stored profile as the repositories hand it over. */
+export type StoredProfile = ProfileContent & {
+  id: string;
+  userId: string;
+  verified: boolean;
+  active: boolean;
+  visible: boolean;
+  lastActiveAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type ProfileStats = { matchesCount: number; streak: number };
+
+/** Bit i is set when the list holds option i (the lists have at most 14 options: an int is enough). */
+export function optionMask(values: readonly string[], options: readonly string[]): number {
+  let mask = 0;
+  for (const value of values) {
+    const index = options.indexOf(value);
+    if (index >= 0) mask |= 1 << index;
+  }
+  return mask;
+}
+
+function rank(levels: readonly string[], value: string | null): number | null {
+  const index = value ? levels.indexOf(value) : -1;
+  return index === -1 ? null : index;
+}
+
+export function deckColumns(content: Pick<ProfileContent, 'gym' | 'training' | 'preferences'>): ProfileDeckColumns {
+  const { gym, training, preferences } = content;
+  return {
+    genderPreference: preferences.gender_preference,
+    ageMin: preferences.age_range.min,
+    ageMax: preferences.age_range.max,
+    maxDistanceKm: preferences.distance,
+    gymKey: normalizeGymName(gym.name),
+    sportsMask: optionMask(training.sports, SPORTS),
+    availabilityMask: optionMask(training.availability, AVAILABILITY_SLOTS),
+    goalsMask: optionMask(training.goals, GOALS),
+    scheduleMask: optionMask(gym.trainingSchedule, TRAINING_SCHEDULES),
+    motivationMask: optionMask(training.motivation, MOTIVATIONS),
+    experienceRank: rank(EXPERIENCE_LEVELS, training.experienceLevel),
+    commitmentRank: rank(COMMITMENT_LEVELS, training.commitment_level),
+    frequency: training.frequency ?? DEFAULT_FREQUENCY_DAYS,
+    socialPreference: training.socialPreference ?? null,
+  };
+}
+
+/** The stored form of a position: its cell centre (QUALITY 9). */
+export function snappedLocation(location: { latitude: number; longitude: number; city?: string | null }) {
+  const snapped = snapToGrid(location.latitude, location.longitude);
+  return { latitude: snapped.latitude, longitude: snapped.longitude, city: location.city ?? null };
+}
+
+export function ageOf(profile: Pick<ProfileContent, 'birthDate'>, now: Date): number {
+  return ageFromBirthDate(profile.birthDate, now);
+}
+
+function statsView(stats: ProfileStats | undefined, profile: StoredProfile) {
+  if (!stats) return undefined;
+  return { matches_count: stats.matchesCount, streak: stats.streak, last_active: profile.lastActiveAt.toISOString() };
+}
+
+/** The profile as its owner sees it (the position is already the snapped one). */
+export function ownProfileView(profile: StoredProfile, now: Date, stats?: ProfileStats): OwnProfile {
+  return v.parse(OwnProfileSchema, {
+    id: profile.id,
+    userId: profile.userId,
+    name: profile.name,
+    lastName: profile.lastName,
+    birthDate: profile.birthDate,
+    age: ageOf(profile, now),
+    gender: profile.gender,
+    bio: profile.bio,
+    photos: profile.photos,
+    location: { latitude: profile.latitude, longitude: profile.longitude, city: profile.city },
+    verified: profile.verified,
+    active: profile.active,
+    gym: profile.gym,
+    training: profile.training,
+    health: profile.health,
+    preferences: profile.preferences,
+    stats: statsView(stats, profile),
+    social: profile.social,
+  });
+}
+
+/**
+ * Another user's profile as `viewer` sees it: allowlisted by PublicProfileSchema (no coordinates,
+ * birth date, preferences, phone or e-mail), with the compatibility and the bucketed distance
+ * between the two cell centres. Without a viewer profile there is nothing to compare: 0 and ''.
+ */
+export function publicProfileView(
+  profile: StoredProfile,
+  viewer: StoredProfile | undefined,
+  now: Date,
+  stats?: ProfileStats,
+): PublicProfile {
+  const score = viewer ? compatibility(viewer, profile) : { score: 0, reasons: [] };
+  return v.parse(PublicProfileSchema, {
+    id: profile.id,
+    userId: profile.userId,
+    name: profile.name,
+    lastName: profile.lastName,
+    age: ageOf(profile, now),
+    gender: profile.gender,
+    bio: profile.bio,
+    photos: profile.photos,
+    verified: profile.verified,
+    location: { city: profile.city },
+    distanceText: viewer ? distanceText(haversineKm(viewer, profile)) : '',
+    compatibilityScore: score.score,
+    compatibilityReasons: [...score.reasons],
+    gym: profile.gym,
+    training: profile.training,
+    health: profile.health,
+    stats: statsView(stats, profile),
+    social: profile.social,
+  });
+}

@@ -1,0 +1,205 @@
+import { DISCOVERY_MESSAGES } from '#shared/discovery/discovery-schemas';
+import { DEFAULT_HEIGHT_CM, DEFAULT_WEIGHT_KG } from '#shared/profile/options';
+import {
+  LocationUpdateRequestSchema,
+  type OwnProfile,
+  PROFILE_MESSAGES,
+  type PublicProfile,
+  profileCreateRequestSchema,
+  profileUpdateRequestSchema,
+} from '#shared/profile/profile-schema';
+import type { Clock } from '../../clock.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { parseInput } from '../../validation.ts';
+import {
+  type ProfileContent,
+  ownProfileView,
+  publicProfileView,
+  type StoredProfile,
+  snappedLocation,
+} from './profile-model.ts';
+import type { ProfileRepository } from './profile-repository.ts';
+
+/** What the profile service tells others about: typed gyms join the search, dropped photos are deleted. */
+export type ProfileServiceDeps = {
+  profiles: ProfileRepository;
+  clock: Clock;
+  logger: Logger;
+  /** A gym someone typed in their profile, for the gym search (best effort). */
+  rememberGym(name: string, city: string | null): Promise<void>;
+  /** Photo keys no profile uses any more: their files can go. */
+  discardPhotos(keys: readonly string[]): Promise<void>;
+  /** Whether the user lets others find their profile (settings privacy.showProfile); true when unknown. */
+  isShownToOthers?(userId: string): Promise<boolean>;
+};
+
+export type ProfileService = ReturnType<typeof createProfileService>;
+
+const M = DISCOVERY_MESSAGES;
+export const profileNotFound = () => notFound(M.profileNotFound);
+
+/**
+ * Profiles (spec 001 §3, §5, §7): create, read, update and locate one's own; read another's
+ * allowlisted view. Every write checks that the caller is the owner (QUALITY 8).
+ */
+export function createProfileService(deps: ProfileServiceDeps) {
+  const { profiles, clock } = deps;
+  const now = () => clock.now();
+  const createSchema = profileCreateRequestSchema(now);
+  const updateSchema = profileUpdateRequestSchema(now);
+
+  const rememberGym = (content: ProfileContent) => {
+    deps.rememberGym(content.gym.name, content.city).catch((error) => {
+      deps.logger.warn({ err: error }, 'could not add a typed gym to the search');
+    });
+  };
+
+  const discard = (keys: readonly string[]) => {
+    if (keys.length === 0) return;
+    deps.discardPhotos(keys).catch((error) => deps.logger.warn({ err: error }, 'could not delete dropped photos'));
+  };
+
+  return {
+    async create(callerId: string, body: unknown): Promise<OwnProfile> {
+      const input = parseInput(createSchema, body);
+      if (input.userId !== callerId) throw forbidden(M.notOwnProfile);
+      // Keys come from uploads to an existing profile: a new profile has none to name yet.
+      if (input.photos.length > 0) throw badRequest(PROFILE_MESSAGES.photoInvalid, 'VALIDATION');
+      const content: ProfileContent = {
+        name: input.name,
+        lastName: input.lastName ?? null,
+        birthDate: input.birthDate,
+        gender: input.gender ?? null,
+        bio: input.bio,
+        photos: [],
+        ...snappedLocation(input.location),
+        gym: input.gym,
+        training: {
+          ...input.training,
+          experienceLevel: input.training.experienceLevel ?? null,
+          commitment_level: input.training.commitment_level ?? null,
+          socialPreference: input.training.socialPreference ?? null,
+        },
+        health: input.health ?? null,
+        preferences: {
+          ...input.preferences,
+          age_range: { min: input.preferences.age_range.min, max: input.preferences.age_range.max },
+        },
+        social: input.social ?? null,
+      };
+      const created = await profiles.create(callerId, content, now());
+      if (created.status !== 'created') {
+        throw created.status === 'exists' ? conflict(M.profileExists, 'PROFILE_EXISTS') : notFound(M.userNotFound);
+      }
+      rememberGym(content);
+      // A user who hid their profile in settings before creating it stays hidden.
+      if (deps.isShownToOthers && !(await deps.isShownToOthers(callerId))) {
+        await profiles.setVisible(callerId, false, now());
+      }
+      return ownProfileView(created.profile, now(), await profiles.stats(callerId));
+    },
+
+    /** Shows or hides the user's profile in everyone's deck (settings privacy.showProfile). */
+    async setShownToOthers(userId: string, isShown: boolean): Promise<void> {
+      await profiles.setVisible(userId, isShown, now());
+    },
+
+    /** The caller's own profile (OwnProfile) or another user's public view. */
+    async get(callerId: string, id: string): Promise<OwnProfile | PublicProfile> {
+      const profile = await profiles.findByIdOrUserId(id);
+      if (!profile) throw profileNotFound();
+      if (profile.userId === callerId) return ownProfileView(profile, now(), await profiles.stats(callerId));
+      if (await profiles.isBlockedEitherWay(callerId, profile.userId)) throw profileNotFound();
+      const viewer = await profiles.findByUserId(callerId);
+      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId));
+    },
+
+    /** The other user of a conversation, for the chat: only between matched users. */
+    async getChatPartner(callerId: string, id: string): Promise<PublicProfile> {
+      const profile = await profiles.findByIdOrUserId(id);
+      if (!profile) throw profileNotFound();
+      if (profile.userId === callerId) throw forbidden(M.profileForbidden);
+      const [isMatched, isBlocked] = await Promise.all([
+        profiles.haveMatch(callerId, profile.userId),
+        profiles.isBlockedEitherWay(callerId, profile.userId),
+      ]);
+      if (!isMatched || isBlocked) throw forbidden(M.profileForbidden);
+      const viewer = await profiles.findByUserId(callerId);
+      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId));
+    },
+
+    async update(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {
+      if (pathUserId !== callerId) throw forbidden(M.notOwnProfile);
+      const input = parseInput(updateSchema, body);
+      if (input.userId !== pathUserId) throw forbidden(M.notOwnProfile);
+      const changed = await profiles.modify(
+        callerId,
+        (current) => {
+          let photos = current.photos;
+          let dropped: string[] = [];
+          if (input.photos) {
+            // Only keys this profile already holds, in any order; the ones left out are deleted.
+            const held = new Set(current.photos);
+            if (!input.photos.every((key) => held.has(key))) {
+              throw badRequest(PROFILE_MESSAGES.photoInvalid, 'VALIDATION');
+            }
+            photos = input.photos;
+            dropped = current.photos.filter((key) => !input.photos?.includes(key));
+          }
+          const health = input.health
+            ? {
+                injuries: [],
+                height: DEFAULT_HEIGHT_CM,
+                weight: DEFAULT_WEIGHT_KG,
+                dietaryPreferences: [],
+                ...current.health,
+                ...input.health,
+              }
+            : current.health;
+          const content: ProfileContent = {
+            name: input.name ?? current.name,
+            lastName: input.lastName !== undefined ? input.lastName : current.lastName,
+            birthDate: input.birthDate ?? current.birthDate,
+            gender: input.gender !== undefined ? input.gender : current.gender,
+            bio: input.bio ?? current.bio,
+            photos,
+            ...(input.location
+              ? snappedLocation(input.location)
+              : { latitude: current.latitude, longitude: current.longitude, city: current.city }),
+            gym: { ...current.gym, ...input.gym },
+            training: { ...current.training, ...input.training },
+            health,
+            preferences: { ...current.preferences, ...input.preferences },
+            social: input.social !== undefined ? input.social : current.social,
+          };
+          return { content, result: dropped };
+        },
+        now(),
+      );
+      if (!changed) throw profileNotFound();
+      discard(changed.result);
+      if (input.gym?.name) rememberGym(changed.profile);
+      return ownProfileView(changed.profile, now(), await profiles.stats(callerId));
+    },
+
+    async updateLocation(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {
+      if (pathUserId !== callerId) throw forbidden(M.notOwnProfile);
+      const { location } = parseInput(LocationUpdateRequestSchema, body);
+      const changed = await profiles.modify(
+        callerId,
+        (current) => ({ content: { ...current, ...snappedLocation(location) }, result: null }),
+        now(),
+      );
+      if (!changed) throw profileNotFound();
+      return ownProfileView(changed.profile, now(), await profiles.stats(callerId));
+    },
+
+    /** The caller's own profile, or a 404 'Perfil no encontrado' (the client then shows the wizard). */
+    async requireOwn(callerId: string): Promise<StoredProfile> {
+      const profile = await profiles.findByUserId(callerId);
+      if (!profile) throw profileNotFound();
+      return profile;
+    },
+  };
+}

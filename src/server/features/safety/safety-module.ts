@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { Server } from 'socket.io';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/client.ts';
+import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import { userRoom } from '../../plugins/realtime-auth.ts';
+import type { PasswordHasher } from '../auth/password-hasher.ts';
+import type { SessionService } from '../auth/session-service.ts';
+import { createSafetyRepository } from './safety-repository.ts';
+import { accountRoutes, safetyRoutes } from './safety-routes.ts';
+import { createSafetyService, type SafetyService } from './safety-service.ts';
+
+/**
+ * Blocks, reports, the data export and account deletion (docs/decisions/0012): repository,
+ * service and the `/api/safety/*` and `/api/account*` routes, wired in one call from app.ts.
+ */
+export async function registerSafety(
+  http: FastifyInstance,
+  deps: {
+    db: Database;
+    io: Server;
+    clock: Clock;
+    limiter: RateLimiter;
+    sessions: Pick<SessionService, 'revokeAllSessions'>;
+    hasher: Pick<PasswordHasher, 'verify' | 'verifyDummy'>;
+    discardPhotos(keys: readonly string[]): Promise<void>;
+  },
+): Promise<SafetyService> {
+  const safety = createSafetyService({
+    repository: createSafetyRepository(deps.db),
+    realtime: {
+      conversationEnded(userId, conversationId, status) {
+        deps.io.to(userRoom(userId)).emit('conversationUpdated', { conversationId, status });
+      },
+    },
+    revokeAllSessions: (userId) => deps.sessions.revokeAllSessions(userId, 'revoked'),
+    passwords: deps.hasher,
+    discardPhotos: deps.discardPhotos,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    logger: http.log,
+  });
+  await http.register(
+    async (api) => {
+      await api.register(safetyRoutes, { prefix: '/safety', safety });
+      await api.register(accountRoutes, { prefix: '/account', safety });
+    },
+    { prefix: '/api' },
+  );
+  return safety;
+}

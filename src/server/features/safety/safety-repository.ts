@@ -1,0 +1,339 @@
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client.ts';
+import {
+  blocks,
+  conversationParticipants,
+  conversations,
+  matches,
+  messages,
+  notifications,
+  profiles,
+  pushSubscriptions,
+  reports,
+  sessions,
+  swipes,
+  userSettings,
+  users,
+} from '../../db/schema/index.ts';
+import { appendChanges, rowsOf } from '../sync/change-log-repository.ts';
+
+/** The name a deleted account keeps in the other users' ended conversations. */
+export const DELETED_USER_NAME = 'Usuario eliminado';
+const TOMBSTONE_DOMAIN = 'deleted.entreno.invalid';
+
+export type ConversationOfPair = { conversationId: string; userA: string; userB: string };
+export type EndedConversation = { conversationId: string; otherUserId: string; status: 'blocked' | 'unmatched' };
+
+export type SafetyRepository = ReturnType<typeof createSafetyRepository>;
+
+/** Blocks, reports, the data export and account deletion: the only drizzle user of the safety feature. */
+export function createSafetyRepository(db: Database) {
+  return {
+    /** The account's sign-in facts, or undefined for an unknown or deleted account. */
+    async findAccount(userId: string): Promise<{ passwordHash: string | null } | undefined> {
+      const [row] = await db
+        .select({ passwordHash: users.passwordHash, email: users.email })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!row || row.email.endsWith(`@${TOMBSTONE_DOMAIN}`)) return undefined;
+      return { passwordHash: row.passwordHash };
+    },
+
+    /**
+     * Blocks `blockedId` for `blockerId` and closes their conversations ('blocked', which outlives
+     * an unblock); both users' sync hears of it. Returns the conversations that changed.
+     */
+    async block(blockerId: string, blockedId: string, now: Date): Promise<ConversationOfPair[]> {
+      return db.transaction(async (tx) => {
+        await tx.insert(blocks).values({ blockerId, blockedId, createdAt: now }).onConflictDoNothing();
+        const changed = rowsOf<{ id: string; user_a: string; user_b: string }>(
+          await tx.execute(sql`update conversations set status = 'blocked', updated_at = ${now}
+            where ((user_a = ${blockerId}::uuid and user_b = ${blockedId}::uuid)
+               or (user_a = ${blockedId}::uuid and user_b = ${blockerId}::uuid))
+              and status <> 'blocked'
+            returning id, user_a, user_b`),
+        );
+        await appendChanges(
+          tx,
+          changed.flatMap((row) =>
+            [row.user_a, row.user_b].map((userId) => ({ userId, kind: 'conversation' as const, entityId: row.id })),
+          ),
+          now,
+        );
+        // A cached deck page must not bring the other back (the deck query honours blocks when built).
+        await tx.execute(
+          sql`delete from recommendation_decks where viewer_id in (${blockerId}::uuid, ${blockedId}::uuid)`,
+        );
+        return changed.map((row) => ({ conversationId: row.id, userA: row.user_a, userB: row.user_b }));
+      });
+    },
+
+    /** True when there was a block to remove. The conversations stay ended. */
+    async unblock(blockerId: string, blockedId: string): Promise<boolean> {
+      const removed = await db
+        .delete(blocks)
+        .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
+        .returning({ blockedId: blocks.blockedId });
+      return removed.length > 0;
+    },
+
+    async listBlocks(blockerId: string) {
+      return db
+        .select({
+          userId: blocks.blockedId,
+          accountName: users.name,
+          profileName: profiles.name,
+          photos: profiles.photos,
+          blockedAt: blocks.createdAt,
+        })
+        .from(blocks)
+        .innerJoin(users, eq(users.id, blocks.blockedId))
+        .leftJoin(profiles, eq(profiles.userId, blocks.blockedId))
+        .where(eq(blocks.blockerId, blockerId))
+        .orderBy(desc(blocks.createdAt));
+    },
+
+    async insertReport(report: {
+      reporterId: string;
+      reportedId: string;
+      reason: string;
+      details: string | null;
+      conversationId: string | null;
+      now: Date;
+    }): Promise<string> {
+      const [row] = await db
+        .insert(reports)
+        .values({
+          reporterId: report.reporterId,
+          reportedId: report.reportedId,
+          reason: report.reason,
+          details: report.details,
+          conversationId: report.conversationId,
+          status: 'open',
+          createdAt: report.now,
+        })
+        .returning({ id: reports.id });
+      if (!row) throw new Error('report not stored');
+      return row.id;
+    },
+
+    /** Everything stored about one user, in their own rows only (docs/decisions/0012). */
+    async exportData(userId: string) {
+      const [account] = await db.select().from(users).where(eq(users.id, userId));
+      const { passwordHash: _hidden, ...user } = account ?? { passwordHash: null };
+      const involves = (a: AnyPgColumn, b: AnyPgColumn) => or(eq(a, userId), eq(b, userId));
+      const [
+        sessionRows,
+        profileRows,
+        swipeRows,
+        matchRows,
+        conversationRows,
+        participantRows,
+        messageRows,
+        notificationRows,
+        settingsRows,
+        pushRows,
+        blockRows,
+        reportRows,
+      ] = await Promise.all([
+        db
+          .select({
+            id: sessions.id,
+            rememberMe: sessions.rememberMe,
+            createdAt: sessions.createdAt,
+            expiresAt: sessions.expiresAt,
+            revokedAt: sessions.revokedAt,
+          })
+          .from(sessions)
+          .where(eq(sessions.userId, userId))
+          .orderBy(asc(sessions.createdAt)),
+        db.select().from(profiles).where(eq(profiles.userId, userId)),
+        db
+          .select({ targetUserId: swipes.targetId, action: swipes.action, createdAt: swipes.createdAt })
+          .from(swipes)
+          .where(eq(swipes.swiperId, userId))
+          .orderBy(asc(swipes.createdAt)),
+        db.select().from(matches).where(involves(matches.userLow, matches.userHigh)),
+        db
+          .select({
+            id: conversations.id,
+            matchId: conversations.matchId,
+            userA: conversations.userA,
+            userB: conversations.userB,
+            status: conversations.status,
+            createdAt: conversations.createdAt,
+            updatedAt: conversations.updatedAt,
+          })
+          .from(conversations)
+          .where(involves(conversations.userA, conversations.userB)),
+        db.select().from(conversationParticipants).where(eq(conversationParticipants.userId, userId)),
+        db
+          .select()
+          .from(messages)
+          .where(or(eq(messages.senderId, userId), eq(messages.receiverId, userId)))
+          .orderBy(asc(messages.createdAt)),
+        db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(asc(notifications.createdAt)),
+        db.select().from(userSettings).where(eq(userSettings.userId, userId)),
+        db
+          .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
+          .from(pushSubscriptions)
+          .where(eq(pushSubscriptions.userId, userId)),
+        db
+          .select({ blockedUserId: blocks.blockedId, createdAt: blocks.createdAt })
+          .from(blocks)
+          .where(eq(blocks.blockerId, userId)),
+        db
+          .select({
+            id: reports.id,
+            reportedUserId: reports.reportedId,
+            reason: reports.reason,
+            details: reports.details,
+            conversationId: reports.conversationId,
+            status: reports.status,
+            createdAt: reports.createdAt,
+          })
+          .from(reports)
+          .where(eq(reports.reporterId, userId)),
+      ]);
+      return {
+        user: account ? user : undefined,
+        sessions: sessionRows,
+        profile: profileRows[0] ?? null,
+        photos: profileRows[0]?.photos ?? [],
+        swipes: swipeRows,
+        matches: matchRows.map((row) => ({
+          id: row.id,
+          otherUserId: row.userLow === userId ? row.userHigh : row.userLow,
+          swipeType: row.swipeType,
+          createdAt: row.createdAt,
+        })),
+        conversations: conversationRows.map((row) => {
+          const own = participantRows.find((participant) => participant.conversationId === row.id);
+          return {
+            id: row.id,
+            matchId: row.matchId,
+            otherUserId: row.userA === userId ? row.userB : row.userA,
+            status: row.status,
+            createdAt: row.createdAt,
+            updatedAt: row.updatedAt,
+            isPinned: own?.isPinned ?? false,
+            isMuted: own?.isMuted ?? false,
+            isArchived: own?.isArchived ?? false,
+          };
+        }),
+        messages: messageRows.map((row) => ({
+          id: row.id,
+          conversationId: row.conversationId,
+          senderId: row.senderId,
+          receiverId: row.receiverId,
+          text: row.text,
+          createdAt: row.createdAt,
+          deliveredAt: row.deliveredAt,
+          readAt: row.readAt,
+        })),
+        notifications: notificationRows,
+        settings: settingsRows[0]?.settings ?? {},
+        pushSubscriptions: pushRows,
+        blocks: blockRows,
+        reports: reportRows,
+      };
+    },
+
+    /**
+     * Deletes the account's data in one transaction (docs/decisions/0012) and leaves a tombstone
+     * users row with no personal data, so the other users' ended conversations still read. Returns
+     * the photo keys to remove from the store and the conversations the other users must hear of.
+     */
+    async deleteAccount(userId: string, now: Date): Promise<{ photoKeys: string[]; ended: EndedConversation[] }> {
+      return db.transaction(async (tx) => {
+        const [profile] = await tx
+          .select({ photos: profiles.photos })
+          .from(profiles)
+          .where(eq(profiles.userId, userId))
+          .for('update');
+        const ended = rowsOf<{ id: string; other_id: string; status: string }>(
+          await tx.execute(sql`update conversations c
+            set status = case when c.status = 'active' then 'unmatched' else c.status end,
+              unmatched_by = case when c.status = 'active' then ${userId}::uuid else c.unmatched_by end,
+              unmatched_at = case when c.status = 'active' then ${now} else c.unmatched_at end,
+              updated_at = ${now}
+            where c.user_a = ${userId}::uuid or c.user_b = ${userId}::uuid
+            returning c.id, case when c.user_a = ${userId}::uuid then c.user_b else c.user_a end as other_id, c.status`),
+        );
+        await tx.delete(messages).where(eq(messages.senderId, userId));
+        if (ended.length > 0) {
+          const ids = sql.join(
+            ended.map((row) => sql`${row.id}::uuid`),
+            sql`, `,
+          );
+          // The last message shown in the list, and the unread counts, without the deleted messages.
+          await tx.execute(sql`update conversations c set
+              last_message_id = m.id, last_message_preview = left(m.text, 200),
+              last_message_at = m.created_at, last_message_sender_id = m.sender_id
+            from (select c2.id as conversation_id, lm.id, lm.text, lm.created_at, lm.sender_id
+                  from conversations c2
+                  left join lateral (select id, text, created_at, sender_id from messages
+                    where conversation_id = c2.id order by seq desc limit 1) lm on true
+                  where c2.id in (${ids})) m
+            where c.id = m.conversation_id and c.last_message_sender_id = ${userId}::uuid`);
+          await tx.execute(sql`update conversation_participants p set unread_count = (
+              select count(*) from messages m
+              where m.conversation_id = p.conversation_id and m.receiver_id = p.user_id and m.read_at is null),
+              updated_at = ${now}
+            where p.conversation_id in (${ids}) and p.user_id <> ${userId}::uuid`);
+          await appendChanges(
+            tx,
+            ended.map((row) => ({ userId: row.other_id, kind: 'conversation' as const, entityId: row.id })),
+            now,
+          );
+        }
+        await tx.delete(conversationParticipants).where(eq(conversationParticipants.userId, userId));
+        await tx.delete(profiles).where(eq(profiles.userId, userId));
+        await tx.delete(swipes).where(eq(swipes.swiperId, userId));
+        await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+        await tx.delete(notifications).where(eq(notifications.userId, userId));
+        await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+        await tx.delete(userSettings).where(eq(userSettings.userId, userId));
+        await tx.delete(sessions).where(eq(sessions.userId, userId));
+        await tx.update(reports).set({ reporterId: null }).where(eq(reports.reporterId, userId));
+        for (const table of [
+          'password_reset_tokens',
+          'streak_reminders',
+          'recommendation_decks',
+          'user_changes',
+          'sync_counters',
+        ]) {
+          const column = table === 'recommendation_decks' ? 'viewer_id' : 'user_id';
+          await tx.execute(sql`delete from ${sql.identifier(table)} where ${sql.identifier(column)} = ${userId}::uuid`);
+        }
+        await tx
+          .update(users)
+          .set({
+            email: `${userId}@${TOMBSTONE_DOMAIN}`,
+            phone: null,
+            name: DELETED_USER_NAME,
+            lastName: '',
+            passwordHash: null,
+            googleSub: null,
+            completeProfile: false,
+            streak: 0,
+            lastLoginDate: null,
+            lastLatitude: null,
+            lastLongitude: null,
+            lastLocationAt: null,
+            updatedAt: now,
+          })
+          .where(eq(users.id, userId));
+        return {
+          photoKeys: profile?.photos ?? [],
+          ended: ended.map((row) => ({
+            conversationId: row.id,
+            otherUserId: row.other_id,
+            status: row.status === 'blocked' ? 'blocked' : 'unmatched',
+          })),
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { MatchesResponse, SwipeResponse } from '#shared/discovery/discovery-schemas';
+import { requireAuth } from '../../plugins/auth.ts';
+import type { SwipeService } from './swipe-service.ts';
+
+type Params = { id: string };
+
+/** Swipes and matches (spec 001 §7), mounted at /api/swipes; the caller must be {id}. */
+export async function swipeRoutes(app: FastifyInstance, options: { swipes: SwipeService }) {
+  const { swipes } = options;
+  const guarded = { preHandler: app.authenticate };
+
+  app.post<{ Params: Params }>('/users/:id/swipe', guarded, async (request): Promise<SwipeResponse> => {
+    return swipes.swipe(requireAuth(request).userId, request.params.id, request.body);
+  });
+
+  app.get<{ Params: Params }>('/users/:id/matches', guarded, async (request): Promise<MatchesResponse> => {
+    return swipes.listMatches(requireAuth(request).userId, request.params.id);
+  });
+}

@@ -1,0 +1,113 @@
+import {
+  DISCOVERY_MESSAGES,
+  type MatchEvent,
+  type MatchesResponse,
+  type MatchListItem,
+  type SwipeResponse,
+  SwipeRequestSchema,
+} from '#shared/discovery/discovery-schemas';
+import { compatibility } from '#shared/discovery/compatibility';
+import { RECENT_MATCH_DAYS } from '#shared/profile/options';
+import type { Clock } from '../../clock.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { parseInput } from '../../validation.ts';
+import { ageOf, type StoredProfile } from '../profiles/profile-model.ts';
+import type { ProfileRepository } from '../profiles/profile-repository.ts';
+import type { MatchEvents } from './match-events.ts';
+import type { StoredMatch, SwipeRepository } from './swipe-repository.ts';
+
+const M = DISCOVERY_MESSAGES;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type SwipeServiceDeps = {
+  swipes: SwipeRepository;
+  profiles: ProfileRepository;
+  events: MatchEvents;
+  clock: Clock;
+  logger: Logger;
+};
+
+export type SwipeService = ReturnType<typeof createSwipeService>;
+
+/** Swipes and matches (spec 001 §3, §4, §7): one swipe per pair, one match and conversation per mutual like. */
+export function createSwipeService(deps: SwipeServiceDeps) {
+  const { swipes, profiles, events, clock } = deps;
+
+  const otherOf = (match: StoredMatch, userId: string) => (match.userLow === userId ? match.userHigh : match.userLow);
+
+  const matchData = (match: StoredMatch, other: StoredProfile | undefined, otherId: string) => ({
+    matchId: match.matchId,
+    conversationId: match.conversationId,
+    otherUser: { userId: otherId, name: other?.name ?? '', photos: other?.photos ?? [] },
+    swipeType: match.swipeType,
+  });
+
+  return {
+    async swipe(callerId: string, pathUserId: string, body: unknown): Promise<SwipeResponse> {
+      if (pathUserId !== callerId) throw forbidden(M.notOwnData);
+      const input = parseInput(SwipeRequestSchema, body);
+      const targetId = input.target_user_id;
+      if (targetId === callerId) throw badRequest(M.swipeSelf, 'VALIDATION');
+      const target = await profiles.findByUserId(targetId);
+      // A blocked pair looks like a missing user: a block is never revealed.
+      if (!target || (await profiles.isBlockedEitherWay(callerId, targetId))) throw notFound(M.userNotFound);
+      const now = clock.now();
+      const outcome = await swipes.record({
+        swiperId: callerId,
+        targetId,
+        action: input.action,
+        clientId: input.clientId,
+        now,
+      });
+      if (!outcome.match) return { success: true, match: false };
+      if (outcome.isNew) {
+        const caller = await profiles.findByUserId(callerId);
+        const timestamp = outcome.match.createdAt.toISOString();
+        const forCaller: MatchEvent = { ...matchData(outcome.match, target, targetId), timestamp };
+        const forTarget: MatchEvent = { ...matchData(outcome.match, caller, callerId), timestamp };
+        try {
+          events.matched(callerId, forCaller);
+          events.matched(targetId, forTarget);
+        } catch (error) {
+          deps.logger.warn({ err: error }, 'could not announce a match');
+        }
+      }
+      return { success: true, match: true, matchData: matchData(outcome.match, target, targetId) };
+    },
+
+    async listMatches(callerId: string, pathUserId: string): Promise<MatchesResponse> {
+      if (pathUserId !== callerId) throw forbidden(M.notOwnData);
+      const found = await swipes.listMatches(callerId);
+      const otherIds = found.map((match) => otherOf(match, callerId));
+      const [me, others] = await Promise.all([
+        profiles.findByUserId(callerId),
+        profiles.findManyByUserIds([...new Set(otherIds)]),
+      ]);
+      const byUser = new Map(others.map((profile) => [profile.userId, profile]));
+      const now = clock.now();
+      const items: MatchListItem[] = [];
+      for (const match of found) {
+        const other = byUser.get(otherOf(match, callerId));
+        if (!other) continue;
+        items.push({
+          matchId: match.matchId,
+          conversationId: match.conversationId,
+          timestamp: match.createdAt.toISOString(),
+          otherUser: {
+            userId: other.userId,
+            name: other.name,
+            age: ageOf(other, now),
+            photos: other.photos,
+            location: { city: other.city },
+            compatibilityScore: me ? compatibility(me, other).score : 0,
+            training: { goals: other.training.goals },
+          },
+          lastMessage: null,
+          isRecent: now.getTime() - match.createdAt.getTime() < RECENT_MATCH_DAYS * DAY_MS,
+        });
+      }
+      return { success: true, message: items.length > 0 ? M.matchesFound : M.noMatches, matches: items };
+    },
+  };
+}

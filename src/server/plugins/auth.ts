@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { NEW_TOKEN_HEADER } from '#shared/auth/auth-constants';
+import { SERVER_MESSAGES } from '#shared/messages';
+import { unauthorized } from '../errors.ts';
+import type { AuthContext, SessionService } from '../features/auth/session-service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `app.authenticate` on routes that use it; null elsewhere. */
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** preHandler for routes that need a signed-in user: `{ preHandler: app.authenticate }`. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+const MAX_TOKEN_LENGTH = 4096;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** The token of an `Authorization: Bearer <token>` header (or undefined when there is none). */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Bearer-token authentication (QUALITY 7). 401 `{ success: false, message }` for a missing,
+ * malformed, tampered, expired or revoked token; a token past half its life gets its successor in
+ * `X-New-Token` (spec 000 §4).
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { sessions: Pick<SessionService, 'authenticate'> }) => {
+    app.decorateRequest('auth', null);
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+      const header = request.headers.authorization;
+      const token = bearerToken(header);
+      if (!token) throw unauthorized(header ? SERVER_MESSAGES.invalidToken : SERVER_MESSAGES.unauthorized);
+      if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) throw unauthorized(SERVER_MESSAGES.invalidToken);
+      const session = await options.sessions.authenticate(token);
+      request.auth = { userId: session.userId, sessionId: session.sessionId };
+      if (session.renewedToken) {
+        reply.header(NEW_TOKEN_HEADER, session.renewedToken);
+        // A cross-origin client (a dev server on another port) may only read exposed headers.
+        reply.header('access-control-expose-headers', NEW_TOKEN_HEADER);
+      }
+    });
+  },
+  { name: 'auth' },
+);
+
+/** The authenticated caller of a route guarded by `app.authenticate`. */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized(SERVER_MESSAGES.unauthorized);
+  return request.auth;
+}

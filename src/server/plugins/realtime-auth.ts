@@ -1,0 +1,89 @@
+import type { Server, Socket } from 'socket.io';
+import { TOKEN_INVALIDATED_EVENT } from '#shared/auth/auth-constants';
+import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
+import type { TokenInvalidatedEvent } from '#shared/auth/auth-schemas';
+import { SERVER_MESSAGES } from '#shared/messages';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type { SessionRevocationListener, SessionService } from '../features/auth/session-service.ts';
+import { bearerToken } from './auth.ts';
+
+/** What every authenticated socket carries in `socket.data`. */
+export type SocketAuth = { userId: string; sessionId: string };
+
+export const userRoom = (userId: string) => `user:${userId}`;
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+// setTimeout's ceiling (about 24.8 days); longer sessions are re-checked when it fires.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Sockets authenticate at connect with the same token as HTTP (`auth.token` or the Authorization
+ * header), join `user:<id>` and `session:<sid>`, and are dropped when their session ends.
+ */
+export function attachSocketAuth(
+  io: Server,
+  deps: { sessions: Pick<SessionService, 'verifyToken' | 'sessionEnd'>; clock: Clock; logger: Logger },
+): void {
+  io.use(async (socket, next) => {
+    const token = socketToken(socket);
+    if (!token) return next(authError(SERVER_MESSAGES.unauthorized));
+    try {
+      const session = await deps.sessions.verifyToken(token);
+      socket.data.auth = { userId: session.userId, sessionId: session.sessionId } satisfies SocketAuth;
+      await socket.join([userRoom(session.userId), sessionRoom(session.sessionId)]);
+      watchSessionEnd(socket, session.sessionId, session.sessionEndsAt);
+      next();
+    } catch {
+      next(authError(SERVER_MESSAGES.invalidToken));
+    }
+  });
+
+  /** Drops the socket when its session runs out, re-reading the row (it may have slid forward). */
+  function watchSessionEnd(socket: Socket, sessionId: string, endsAt: Date) {
+    let timer: NodeJS.Timeout | undefined;
+    const schedule = (at: Date) => {
+      const delay = Math.min(Math.max(0, at.getTime() - deps.clock.now().getTime()), MAX_TIMER_MS);
+      timer = setTimeout(check, delay);
+      timer.unref();
+    };
+    const check = async () => {
+      try {
+        const end = await deps.sessions.sessionEnd(sessionId);
+        if (end && end.getTime() > deps.clock.now().getTime()) return schedule(end);
+        const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
+        socket.emit(TOKEN_INVALIDATED_EVENT, payload);
+        socket.disconnect(true);
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'realtime: re-checking a session failed');
+        schedule(new Date(deps.clock.now().getTime() + 60_000));
+      }
+    };
+    schedule(endsAt);
+    socket.once('disconnect', () => clearTimeout(timer));
+  }
+}
+
+/**
+ * Tells the revoked sessions' sockets on every node (`token_invalidated`), then disconnects them.
+ * Both go through the adapter, so with Redis they reach sockets held by other nodes, in order.
+ */
+export function createRevocationBroadcaster(io: Server): SessionRevocationListener {
+  return (event) => {
+    const rooms = event.scope === 'user' ? [userRoom(event.userId)] : event.sessionIds.map(sessionRoom);
+    if (rooms.length === 0) return;
+    const payload: TokenInvalidatedEvent = { reason: event.reason, message: AUTH_MESSAGES.sessionEnded };
+    io.to(rooms).emit(TOKEN_INVALIDATED_EVENT, payload);
+    io.in(rooms).disconnectSockets(true);
+  };
+}
+
+function socketToken(socket: Socket): string | undefined {
+  const fromAuth: unknown = socket.handshake.auth?.token;
+  if (typeof fromAuth === 'string' && fromAuth.length > 0) return bearerToken(fromAuth) ?? fromAuth;
+  return bearerToken(socket.handshake.headers.authorization);
+}
+
+function authError(message: string): Error {
+  return Object.assign(new Error(message), { data: { message } });
+}

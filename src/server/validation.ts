@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { SERVER_MESSAGES } from '#shared/messages';
+import { AppError } from './errors.ts';
+
+/**
+ * Parses untrusted input with a shared schema. The first issue's message becomes the 400 answer,
+ * so schemas carry the spec's Spanish texts; structural issues fall back to a generic one.
+ */
+export function parseInput<const TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+  options: { errorType?: string } = {},
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, input, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const message = issue && isSpanishMessage(issue.message) ? issue.message : SERVER_MESSAGES.invalidBody;
+  throw new AppError(400, message, options.errorType ?? 'VALIDATION');
+}
+
+/** valibot's own default messages are English ("Invalid type: ..."); ours never start that way. */
+function isSpanishMessage(message: string): boolean {
+  return !/^Invalid /.test(message);
+}

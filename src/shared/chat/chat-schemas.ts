@@ -1,0 +1,192 @@
+/**
+ * The chat's HTTP calls (spec 001 §7 "List conversations" … "Unread message count", plus unmatch
+ * and sync: docs/decisions/0009, 0010). Requests are strict (an unknown key is a 400 with a
+ * Spanish message); responses are exactly these shapes.
+ */
+import * as v from 'valibot';
+import { CHAT_MESSAGES } from './chat-messages.ts';
+
+const M = CHAT_MESSAGES;
+
+/** Spec 001 §9: conversations page size 20 (the chat screen asks 100, the list screen 10). */
+export const CONVERSATIONS_PAGE_SIZE = 20;
+/** Spec 001 §9: messages page size 50. */
+export const MESSAGES_PAGE_SIZE = 50;
+export const CHAT_MAX_PAGE_SIZE = 100;
+export const MESSAGE_MAX_LENGTH = 2000;
+export const SYNC_PAGE_SIZE = 200;
+export const SYNC_MAX_PAGE_SIZE = 500;
+/** Sends per user and window (every node shares the count). */
+export const MESSAGE_SEND_LIMIT = 30;
+export const MESSAGE_SEND_WINDOW_MS = 10_000;
+
+export const CONVERSATION_STATUSES = ['active', 'unmatched', 'blocked'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export const CHAT_SWIPE_TYPES = ['like', 'superlike'] as const;
+export type ChatSwipeType = (typeof CHAT_SWIPE_TYPES)[number];
+/** What the server stores; `sending` and `error` (spec 001 §3) exist only on the client. */
+export type StoredMessageStatus = 'sent' | 'delivered' | 'read';
+export type MessageStatus = 'sending' | StoredMessageStatus | 'error';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A conversation, message or user id: a UUID, lower-cased. */
+export const idSchema = (message: string) =>
+  v.pipe(
+    v.string(message),
+    v.maxLength(36, message),
+    v.regex(UUID_PATTERN, message),
+    v.transform((value) => value.toLowerCase()),
+  );
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
+
+/** The outbox's idempotency key, as swipes take it. */
+export const ClientIdSchema = v.pipe(v.string(M.invalidClientId), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.invalidClientId));
+
+/** Trimmed, not blank, at most 2000 characters (spec 001 §5). */
+export const MessageTextSchema = v.pipe(
+  v.string(M.invalidMessage),
+  v.trim(),
+  v.nonEmpty(M.emptyMessage),
+  v.maxLength(MESSAGE_MAX_LENGTH, M.messageTooLong),
+);
+
+const queryInteger = (message: string, min: number, max: number) =>
+  v.pipe(
+    v.string(message),
+    v.regex(/^\d{1,9}$/, message),
+    v.transform(Number),
+    v.integer(message),
+    v.minValue(min, message),
+    v.maxValue(max, message),
+  );
+const queryBoolean = (message: string) =>
+  v.pipe(
+    v.picklist(['true', 'false'], message),
+    v.transform((value) => value === 'true'),
+  );
+
+/** `GET /api/messages/conversations?page&limit&archived`. */
+export const ConversationListQuerySchema = v.strictObject(
+  {
+    page: v.optional(queryInteger(M.invalidPage, 1, 100_000), '1'),
+    limit: v.optional(queryInteger(M.invalidLimit, 1, CHAT_MAX_PAGE_SIZE), String(CONVERSATIONS_PAGE_SIZE)),
+    archived: v.optional(queryBoolean(M.invalidArchivedFilter), 'false'),
+  },
+  M.invalidQuery,
+);
+export type ConversationListQuery = v.InferOutput<typeof ConversationListQuerySchema>;
+
+/** `GET /api/messages/conversations/{id}/messages?page&limit&before`: page 1 is the newest. */
+export const MessageListQuerySchema = v.strictObject(
+  {
+    page: v.optional(queryInteger(M.invalidPage, 1, 100_000), '1'),
+    limit: v.optional(queryInteger(M.invalidLimit, 1, CHAT_MAX_PAGE_SIZE), String(MESSAGES_PAGE_SIZE)),
+    /** Keyset: the messages before this seq (then `page` is ignored). */
+    before: v.optional(queryInteger(M.invalidBefore, 1, 2_000_000_000)),
+  },
+  M.invalidQuery,
+);
+export type MessageListQuery = v.InferOutput<typeof MessageListQuerySchema>;
+
+export const PinRequestSchema = v.strictObject({ isPinned: v.boolean(M.invalidPin) }, M.invalidPin);
+export const MuteRequestSchema = v.strictObject({ isMuted: v.boolean(M.invalidMute) }, M.invalidMute);
+/** The spec sends `{}` (archive); `{ archived: false }` brings it back. */
+export const ArchiveRequestSchema = v.strictObject(
+  { archived: v.optional(v.boolean(M.invalidArchive), true) },
+  M.invalidArchive,
+);
+export const SwipeTypeRequestSchema = v.strictObject(
+  { swipeType: v.picklist(CHAT_SWIPE_TYPES, M.invalidSwipeType) },
+  M.invalidSwipeType,
+);
+export type PinRequest = v.InferOutput<typeof PinRequestSchema>;
+export type MuteRequest = v.InferOutput<typeof MuteRequestSchema>;
+export type ArchiveRequest = v.InferOutput<typeof ArchiveRequestSchema>;
+export type SwipeTypeRequest = v.InferOutput<typeof SwipeTypeRequestSchema>;
+
+/** `POST /api/messages/messages`. */
+export const SendMessageRequestSchema = v.strictObject(
+  {
+    conversationId: idSchema(M.invalidConversation),
+    receiverId: idSchema(M.invalidReceiver),
+    text: MessageTextSchema,
+    clientId: v.optional(ClientIdSchema),
+  },
+  M.invalidMessage,
+);
+export type SendMessageRequest = v.InferOutput<typeof SendMessageRequestSchema>;
+
+/** `GET /api/sync?since&limit`: `since` is the cursor of the previous answer (absent: from the start). */
+export const SyncQuerySchema = v.strictObject(
+  {
+    since: v.optional(v.pipe(v.string(M.invalidCursor), v.regex(/^\d{1,15}$/, M.invalidCursor)), '0'),
+    limit: v.optional(queryInteger(M.invalidLimit, 1, SYNC_MAX_PAGE_SIZE), String(SYNC_PAGE_SIZE)),
+  },
+  M.invalidQuery,
+);
+export type SyncQuery = v.InferOutput<typeof SyncQuerySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+export type ChatOtherUser = { userId: string; name: string; photo: string | null };
+export type LastMessage = { text: string; timestamp: string; senderId: string; read: boolean };
+
+/** Spec 001 §3 "Conversation", plus its `status` (docs/decisions/0009). */
+export type ConversationSummary = {
+  conversationId: string;
+  otherUser: ChatOtherUser;
+  lastMessage: LastMessage | null;
+  updatedAt: string;
+  isPinned: boolean;
+  isMuted: boolean;
+  archived: boolean;
+  swipeType: ChatSwipeType;
+  unreadCount: number;
+  status: ConversationStatus;
+};
+
+/** Spec 001 §3 "Message", plus the server's `seq` and the sender's `clientId`. */
+export type ChatMessage = {
+  _id: string;
+  conversationId: string;
+  sender_id: string;
+  senderId: string;
+  receiverId: string;
+  text: string;
+  timestamp: string;
+  read: boolean;
+  status: StoredMessageStatus;
+  seq: number;
+  clientId: string | null;
+  senderName: string;
+  senderPhoto: string | null;
+};
+
+export type ChatPagination = { page: number; limit: number; total: number; hasMore: boolean };
+export type ConversationListResponse = {
+  success: true;
+  conversations: ConversationSummary[];
+  pagination: ChatPagination;
+};
+export type MessageListResponse = { success: true; messages: ChatMessage[]; hasMore: boolean };
+export type ConversationResponse = { success: true; conversation: ConversationSummary };
+/** 201 for a new message, 200 for a repeat of the same clientId (the original message). */
+export type SendMessageResponse = { success: true; data: ChatMessage };
+export type MarkReadResponse = { success: true; unreadCount: number };
+export type ChatUnreadCountResponse = { success: true; unreadCount: number };
+
+/**
+ * `GET /api/sync`: each entity that changed for the caller since `since`, at most once per page,
+ * in its current state; `cursor` is the next `since`. More kinds join as features add them.
+ */
+export type SyncResponse = {
+  success: true;
+  cursor: string;
+  hasMore: boolean;
+  conversations: ConversationSummary[];
+  /** Conversations the caller no longer lists (ended by the caller): drop them locally. */
+  removedConversationIds: string[];
+  messages: ChatMessage[];
+};

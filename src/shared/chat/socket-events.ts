@@ -1,0 +1,156 @@
+/**
+ * The real-time contract (spec 001 §7 "Real-time socket"), as Socket.IO event maps: the server
+ * types its `Server<ClientToServerEvents, ServerToClientEvents>` with them and the client its
+ * `Socket<ServerToClientEvents, ClientToServerEvents>`. Payloads that arrive from a client have a
+ * valibot schema; the server drops (or acks an error for) anything that does not parse. Payload
+ * objects are not strict: unknown keys are stripped, so an older or newer client still works.
+ */
+import * as v from 'valibot';
+import type { TokenInvalidatedEvent } from '../auth/auth-schemas.ts';
+import type { MatchEvent } from '../discovery/discovery-schemas.ts';
+import type {
+  Notification,
+  UnreadCountUpdatedEvent as NotificationUnreadEvent,
+} from '../notifications/notification-schemas.ts';
+import { CHAT_MESSAGES } from './chat-messages.ts';
+import {
+  type ChatMessage,
+  type ChatSwipeType,
+  ClientIdSchema,
+  type ConversationStatus,
+  type ConversationSummary,
+  idSchema,
+  MessageTextSchema,
+} from './chat-schemas.ts';
+
+const M = CHAT_MESSAGES;
+const conversationId = idSchema(M.invalidConversation);
+/** A receipt names at most this many messages at once. */
+export const RECEIPT_MAX_IDS = 500;
+const messageIds = v.pipe(
+  v.array(idSchema(M.invalidEvent), M.invalidEvent),
+  v.maxLength(RECEIPT_MAX_IDS, M.invalidEvent),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Client → server
+
+export const ConversationRefSchema = v.object({ conversationId }, M.invalidEvent);
+export type ConversationRef = v.InferOutput<typeof ConversationRefSchema>;
+
+/** `sendMessage`: the same rules as `POST /api/messages/messages`; `receiverId` may be left out. */
+export const SendMessageEventSchema = v.object(
+  {
+    conversationId,
+    text: MessageTextSchema,
+    clientId: v.optional(ClientIdSchema),
+    receiverId: v.optional(idSchema(M.invalidReceiver)),
+  },
+  M.invalidEvent,
+);
+export type SendMessageEvent = v.InferOutput<typeof SendMessageEventSchema>;
+
+/** `messageReceived`: the recipient's client got one message. */
+export const MessageReceivedEventSchema = v.object(
+  { conversationId, messageId: idSchema(M.invalidEvent) },
+  M.invalidEvent,
+);
+export type MessageReceivedEvent = v.InferOutput<typeof MessageReceivedEventSchema>;
+
+/** `markAsDelivered`: every message to the caller in the conversation (or just `messageIds`). */
+export const MarkAsDeliveredEventSchema = v.object(
+  { conversationId, messageIds: v.optional(messageIds) },
+  M.invalidEvent,
+);
+export type MarkAsDeliveredEvent = v.InferOutput<typeof MarkAsDeliveredEventSchema>;
+
+/** `markMessagesRead`: some messages, or (`updateType: 'markRead'`) the whole conversation. */
+export const MarkMessagesReadEventSchema = v.union(
+  [
+    v.object({ conversationId, messageIds }),
+    v.object({
+      conversationId,
+      updateType: v.literal('markRead'),
+      unreadCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ],
+  M.invalidEvent,
+);
+export type MarkMessagesReadEvent = v.InferOutput<typeof MarkMessagesReadEventSchema>;
+
+/** `typing`: relayed to the other participant only, never stored. */
+export const TypingEventSchema = v.object({ conversationId, isTyping: v.boolean(M.invalidEvent) }, M.invalidEvent);
+export type TypingInput = v.InferOutput<typeof TypingEventSchema>;
+
+/** Every acknowledgement: `ok`, or a Spanish `message` (and the HTTP-like status it maps to). */
+export type SocketAck<T extends object = object> =
+  | ({ ok: true } & T)
+  | { ok: false; message: string; status: number; errorType?: string };
+
+export interface ClientToServerEvents {
+  joinConversation: (payload: ConversationRef, ack?: (result: SocketAck) => void) => void;
+  leaveConversation: (payload: ConversationRef, ack?: (result: SocketAck) => void) => void;
+  /** The ack carries the stored message (id, seq) once it is committed; a repeated clientId acks the original. */
+  sendMessage: (payload: SendMessageEvent, ack?: (result: SocketAck<{ data: ChatMessage }>) => void) => void;
+  messageReceived: (payload: MessageReceivedEvent, ack?: (result: SocketAck<{ messageIds: string[] }>) => void) => void;
+  markAsDelivered: (payload: MarkAsDeliveredEvent, ack?: (result: SocketAck<{ messageIds: string[] }>) => void) => void;
+  markMessagesRead: (
+    payload: MarkMessagesReadEvent,
+    /** `unreadCount`: left in this conversation; `totalUnread`: in all of the reader's conversations. */
+    ack?: (result: SocketAck<{ messageIds: string[]; unreadCount: number; totalUnread: number }>) => void,
+  ) => void;
+  typing: (payload: TypingInput) => void;
+  /** The notifications feature's presence (docs/decisions/0007). */
+  'presence:visible': (ack?: () => void) => void;
+  'presence:hidden': (ack?: () => void) => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server → client
+
+export const CHAT_EVENTS = {
+  newMessage: 'newMessage',
+  conversationUpdated: 'conversationUpdated',
+  unreadCountUpdated: 'unreadCountUpdated',
+  messagesDelivered: 'messagesDelivered',
+  messagesRead: 'messagesRead',
+  userTyping: 'userTyping',
+  typing: 'typing',
+} as const;
+
+/** Spec 001 §3 "Typing event". */
+export type TypingEvent = { userId: string; conversationId: string; isTyping: boolean };
+export type MessagesDeliveredEvent = { conversationId: string; messageIds: string[]; status: 'delivered' };
+/** Spec 001 §3 "Read event": `unreadCount` is the reader's count left in the conversation. */
+export type MessagesReadEvent = { conversationId: string; messageIds: string[]; unreadCount: number; status: 'read' };
+/** The conversation fields that changed (all of them when `conversation` is a new one). */
+export type ConversationUpdatedEvent = { conversationId: string; status?: ConversationStatus } & Partial<
+  Omit<ConversationSummary, 'conversationId' | 'status'>
+> & { swipeType?: ChatSwipeType };
+/** The chat's count: the user's unread messages in all conversations (and in the one that changed). */
+export type ChatUnreadCountUpdatedEvent = {
+  kind: 'messages';
+  unreadCount: number;
+  conversationId?: string;
+  conversationUnreadCount?: number;
+};
+export type UnreadCountUpdatedEvent = ChatUnreadCountUpdatedEvent | NotificationUnreadEvent;
+
+export interface ServerToClientEvents {
+  /** To every socket of the recipient and the sender's other sockets (the sending one gets the ack). */
+  newMessage: (message: ChatMessage) => void;
+  conversationUpdated: (event: ConversationUpdatedEvent) => void;
+  unreadCountUpdated: (event: UnreadCountUpdatedEvent) => void;
+  /** To the sender only. */
+  messagesDelivered: (event: MessagesDeliveredEvent) => void;
+  /** To the sender only. */
+  messagesRead: (event: MessagesReadEvent) => void;
+  userTyping: (event: TypingEvent) => void;
+  typing: (event: TypingEvent) => void;
+  /** The notifications feature. */
+  notification: (notification: Notification) => void;
+  /** The swipes feature: a new match ("entrenamiento"). */
+  match: (event: MatchEvent) => void;
+  /** Auth: the session ended; the client signs out. */
+  token_invalidated: (event: TokenInvalidatedEvent) => void;
+}

@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  AVAILABILITY_SLOTS,
+  COMMITMENT_LEVELS,
+  EXPERIENCE_LEVELS,
+  GOALS,
+  MOTIVATIONS,
+  SOCIAL_PREFERENCES,
+  SPORTS,
+  TRAINING_SCHEDULES,
+} from '../profile/options.ts';
+import {
+  COMPATIBILITY_WEIGHTS,
+  type CompatibilityProfile,
+  compatibility,
+  normalizeGymName,
+  spanishList,
+} from './compatibility.ts';
+
+const full: CompatibilityProfile = {
+  gym: { name: 'Altafit Chamberí', trainingSchedule: ['Mañana', 'Tarde'] },
+  training: {
+    sports: ['Musculación', 'CrossFit', 'Running'],
+    goals: ['Ganar músculo', 'Aumentar fuerza'],
+    motivation: ['salud', 'rendimiento'],
+    availability: ['Martes tarde', 'Jueves mañana'],
+    experienceLevel: 'intermediate',
+    frequency: 4,
+    commitment_level: 'moderate',
+    socialPreference: 'social_after',
+  },
+};
+
+const disjoint: CompatibilityProfile = {
+  gym: { name: 'Basic-Fit Sol', trainingSchedule: ['Noche'] },
+  training: {
+    sports: ['Yoga', 'Pilates'],
+    goals: ['Flexibilidad'],
+    motivation: ['estres'],
+    availability: ['Domingo mañana'],
+    experienceLevel: 'advanced',
+    frequency: 1,
+    commitment_level: 'strict',
+    socialPreference: 'training_only',
+  },
+};
+
+const profileArbitrary: fc.Arbitrary<CompatibilityProfile> = fc.record(
+  {
+    gym: fc.record(
+      {
+        name: fc.constantFrom('Altafit Chamberí', 'ALTAFIT chamberi', 'McFit', '', 'Basic-Fit Sol'),
+        trainingSchedule: fc.subarray([...TRAINING_SCHEDULES]),
+      },
+      { requiredKeys: [] },
+    ),
+    training: fc.record(
+      {
+        sports: fc.subarray([...SPORTS]),
+        goals: fc.subarray([...GOALS]),
+        motivation: fc.subarray([...MOTIVATIONS]),
+        availability: fc.subarray([...AVAILABILITY_SLOTS]),
+        experienceLevel: fc.option(fc.constantFrom(...EXPERIENCE_LEVELS)),
+        frequency: fc.option(fc.integer({ min: 1, max: 7 })),
+        commitment_level: fc.option(fc.constantFrom(...COMMITMENT_LEVELS)),
+        socialPreference: fc.option(fc.constantFrom(...SOCIAL_PREFERENCES)),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
+
+describe('compatibility', () => {
+  it('has weights that sum to 100', () => {
+    expect(Object.values(COMPATIBILITY_WEIGHTS).reduce((sum, weight) => sum + weight, 0)).toBe(100);
+  });
+
+  it('is symmetric, deterministic, whole and within 0-100', () => {
+    fc.assert(
+      fc.property(profileArbitrary, profileArbitrary, (a, b) => {
+        const ab = compatibility(a, b);
+        expect(compatibility(b, a)).toEqual(ab);
+        expect(compatibility(a, b)).toEqual(ab);
+        expect(Number.isInteger(ab.score)).toBe(true);
+        expect(ab.score).toBeGreaterThanOrEqual(0);
+        expect(ab.score).toBeLessThanOrEqual(100);
+        expect(ab.reasons.length).toBeLessThanOrEqual(3);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('scores a profile against itself at 100', () => {
+    expect(compatibility(full, full).score).toBe(100);
+    expect(compatibility(full, structuredCloneOf(full)).score).toBe(100);
+  });
+
+  it('scores profiles with nothing in common low, and empty profiles at 0', () => {
+    // Nothing shared; only the ladders (experience, frequency, commitment) are a step or so apart.
+    expect(compatibility(full, disjoint).score).toBeLessThanOrEqual(10);
+    const opposite: CompatibilityProfile = {
+      gym: full.gym,
+      training: { ...full.training, experienceLevel: 'beginner', frequency: 7, commitment_level: 'flexible' },
+    };
+    expect(compatibility({ ...opposite, gym: { name: 'McFit', trainingSchedule: ['Mañana'] } }, disjoint)).toEqual({
+      score: 0,
+      reasons: [],
+    });
+    expect(compatibility({}, {})).toEqual({ score: 0, reasons: [] });
+    expect(compatibility(full, {})).toEqual({ score: 0, reasons: [] });
+    expect(compatibility({ gym: null, training: null }, full)).toEqual({ score: 0, reasons: [] });
+  });
+
+  it('grows with every sport shared, all else equal', () => {
+    const base = ['Musculación', 'CrossFit', 'Calistenia', 'Yoga', 'Cardio', 'HIIT'];
+    const others = ['Spinning', 'Pilates', 'Boxeo', 'Natación', 'Running', 'Zumba'];
+    const scores = [0, 1, 2, 3, 4, 5, 6].map((shared) => {
+      const b = [...base.slice(0, shared), ...others.slice(0, 6 - shared)];
+      return compatibility({ training: { sports: base } }, { training: { sports: b } }).score;
+    });
+    for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeGreaterThan(scores[i - 1]!);
+    expect(scores.at(-1)).toBe(COMPATIBILITY_WEIGHTS.sports);
+  });
+
+  it('treats the same gym the same however its name is written', () => {
+    expect(normalizeGymName('  ALTAFIT   chamberi! ')).toBe(normalizeGymName('Altafit Chamberí'));
+    const result = compatibility({ gym: { name: 'Altafit Chamberí' } }, { gym: { name: 'altafit-chamberi' } });
+    expect(result).toEqual({ score: COMPATIBILITY_WEIGHTS.sameGym, reasons: ['Entrenáis en el mismo gimnasio'] });
+    expect(compatibility({ gym: { name: '' } }, { gym: { name: '   ' } }).score).toBe(0);
+  });
+
+  it('explains itself with up to three Spanish reasons, the largest contributions first', () => {
+    const { reasons } = compatibility(full, full);
+    expect(reasons).toEqual([
+      'Compartís 3 deportes: Musculación, CrossFit y Running',
+      'Coincidís los martes por la tarde y los jueves por la mañana',
+      'Entrenáis en el mismo gimnasio',
+    ]);
+  });
+
+  it('words each kind of reason', () => {
+    const reasonsFor = (a: CompatibilityProfile['training'], b: CompatibilityProfile['training']) =>
+      compatibility({ training: a }, { training: b }).reasons;
+    expect(reasonsFor({ sports: ['Yoga', 'Boxeo'] }, { sports: ['Yoga'] })).toEqual(['Compartís un deporte: Yoga']);
+    expect(reasonsFor({ availability: ['Martes tarde', 'Lunes tarde'] }, { availability: ['Martes tarde'] })).toEqual([
+      'Coincidís los martes por la tarde',
+    ]);
+    expect(
+      reasonsFor({ availability: ['Lunes tarde', 'Sábado tarde'] }, { availability: ['Sábado tarde', 'Lunes tarde'] }),
+    ).toEqual(['Coincidís los lunes y sábados por la tarde']);
+    expect(reasonsFor({ availability: [...AVAILABILITY_SLOTS] }, { availability: [...AVAILABILITY_SLOTS] })).toEqual([
+      'Coincidís en 14 franjas de la semana',
+    ]);
+    expect(reasonsFor({ experienceLevel: 'beginner' }, { experienceLevel: 'beginner' })).toEqual([
+      'Mismo nivel de experiencia',
+    ]);
+    expect(reasonsFor({ experienceLevel: 'beginner' }, { experienceLevel: 'intermediate' })).toEqual([
+      'Nivel de experiencia parecido',
+    ]);
+    expect(reasonsFor({ experienceLevel: 'beginner' }, { experienceLevel: 'advanced' })).toEqual([]);
+    expect(
+      reasonsFor({ motivation: ['rendimiento', 'salud'] }, { motivation: ['salud', 'rendimiento', 'estres'] }),
+    ).toEqual(['Os motiva lo mismo: salud y rendimiento']);
+    expect(reasonsFor({ goals: ['Perder peso'] }, { goals: ['Perder peso'] })).toEqual([
+      'Tenéis el mismo objetivo: perder peso',
+    ]);
+    expect(reasonsFor({ frequency: 3 }, { frequency: 3 })).toEqual(['Los dos entrenáis 3 días por semana']);
+    expect(reasonsFor({ frequency: 3 }, { frequency: 4 })).toEqual(['Entrenáis con una frecuencia parecida']);
+    expect(reasonsFor({ commitment_level: 'strict' }, { commitment_level: 'strict' })).toEqual([
+      'Mismo nivel de compromiso',
+    ]);
+    expect(reasonsFor({ socialPreference: 'training_only' }, { socialPreference: 'training_only' })).toEqual([
+      'Los dos buscáis solo entrenar',
+    ]);
+    expect(
+      compatibility(
+        { gym: { trainingSchedule: ['Noche', 'Mañana'] } },
+        { gym: { trainingSchedule: ['Mañana', 'Noche'] } },
+      ).reasons,
+    ).toEqual(['Los dos entrenáis por la mañana y por la noche']);
+  });
+
+  it('names at most three shared items and counts the rest', () => {
+    const sports = ['Musculación', 'CrossFit', 'Calistenia', 'Yoga', 'Cardio'];
+    expect(compatibility({ training: { sports } }, { training: { sports } }).reasons).toEqual([
+      'Compartís 5 deportes: Musculación, CrossFit, Calistenia y 2 más',
+    ]);
+  });
+
+  it('scores social preferences: same 1, "both" with either 0.75, opposite 0', () => {
+    const score = (a: string, b: string) =>
+      compatibility({ training: { socialPreference: a } }, { training: { socialPreference: b } }).score;
+    expect(score('social_after', 'social_after')).toBe(COMPATIBILITY_WEIGHTS.socialPreference);
+    expect(score('both', 'training_only')).toBe(Math.round(COMPATIBILITY_WEIGHTS.socialPreference * 0.75));
+    expect(score('training_only', 'social_after')).toBe(0);
+  });
+
+  it('ignores values it does not understand', () => {
+    const odd: CompatibilityProfile = {
+      training: { experienceLevel: 'guru', frequency: 42, commitment_level: 'x', socialPreference: '__proto__' },
+    };
+    expect(compatibility(odd, odd)).toEqual({ score: 0, reasons: [] });
+  });
+});
+
+describe('spanishList', () => {
+  it('joins with commas and "y", or "e" before an /i/ sound', () => {
+    expect(spanishList([])).toBe('');
+    expect(spanishList(['Yoga'])).toBe('Yoga');
+    expect(spanishList(['Yoga', 'Boxeo'])).toBe('Yoga y Boxeo');
+    expect(spanishList(['Yoga', 'Boxeo', 'Running'])).toBe('Yoga, Boxeo y Running');
+    expect(spanishList(['Yoga', 'Instructor de Pilates'])).toBe('Yoga e Instructor de Pilates');
+    expect(spanishList(['Yoga', 'hielo'])).toBe('Yoga y hielo');
+  });
+});
+
+function structuredCloneOf<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

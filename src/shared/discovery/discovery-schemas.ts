@@ -1,0 +1,191 @@
+/**
+ * Requests and responses of discovery (spec 001 §7): recommendations, swipes, matches, gym search
+ * and the photo calls. Requests are strict (unknown keys refused with a Spanish message); the
+ * server answers with exactly these shapes.
+ */
+import * as v from 'valibot';
+import { GYM_SEARCH_MIN_CHARS, MAX_PHOTOS, RECOMMENDED_PAGE_SIZE } from '../profile/options.ts';
+import { PhotoKeySchema, type PublicProfile } from '../profile/profile-schema.ts';
+
+export const DISCOVERY_MESSAGES = {
+  profileNotFound: 'Perfil no encontrado',
+  profileExists: 'Ya tienes un perfil. Actualízalo en lugar de crear uno nuevo.',
+  userNotFound: 'Usuario no encontrado',
+  notOwnProfile: 'Solo puedes modificar tu propio perfil',
+  notOwnData: 'No tienes permiso para ver estos datos',
+  profileForbidden: 'No tienes permiso para ver este perfil',
+  photoPermission: 'No tienes permiso para subir fotos a este perfil.',
+  photoTooLarge: 'Las imágenes son demasiado grandes. El tamaño máximo permitido es 5MB por imagen.',
+  photoFormat: 'Formato de imagen no soportado. Utiliza JPG, PNG o WEBP.',
+  photoRateLimit: 'Has alcanzado el límite de subidas. Intenta más tarde.',
+  photosMax: 'Puedes subir un máximo de 6 fotos',
+  photoMissing: 'Selecciona al menos una imagen',
+  photoInvalid: 'La foto no es válida',
+  photoNotFound: 'Foto no encontrada',
+  photoOrder: 'El orden de las fotos no coincide con las fotos del perfil',
+  uploadFailed: 'Error al subir las fotos. Intenta de nuevo más tarde.',
+  swipeInvalid: 'Acción no válida',
+  swipeSelf: 'No puedes hacer swipe sobre tu propio perfil',
+  swipeTargetMismatch: 'El usuario indicado no coincide',
+  page: 'La página debe ser un número entero mayor que 0',
+  limit: 'El límite debe ser un número entero entre 1 y 50',
+  unknownTool: 'Herramienta no disponible',
+  toolRequest: 'Petición de herramienta no válida',
+  gymQuery: 'La búsqueda de gimnasios no es válida',
+  noMatchesFound: 'no_matches_found',
+  recommendationsFound: 'Perfiles recomendados obtenidos correctamente',
+  matchesFound: 'Entrenamientos obtenidos correctamente',
+  noMatches: 'Todavía no tienes entrenamientos',
+} as const;
+
+const M = DISCOVERY_MESSAGES;
+
+export const RECOMMENDED_PAGE_SIZE_MAX = 50;
+
+/** A page or limit from the query string: digits only, then a bounded integer. */
+function queryInteger(min: number, max: number, fallback: number, message: string) {
+  return v.optional(
+    v.pipe(
+      v.string(message),
+      v.maxLength(6, message),
+      v.regex(/^\d+$/, message),
+      v.transform(Number),
+      v.integer(message),
+      v.minValue(min, message),
+      v.maxValue(max, message),
+    ),
+    String(fallback),
+  );
+}
+
+/** `GET /api/profiles/{userId}/recommended?page&limit`. */
+export const RecommendedQuerySchema = v.object({
+  page: queryInteger(1, 100_000, 1, M.page),
+  limit: queryInteger(1, RECOMMENDED_PAGE_SIZE_MAX, RECOMMENDED_PAGE_SIZE, M.limit),
+});
+export type RecommendedQuery = v.InferOutput<typeof RecommendedQuerySchema>;
+
+export type RecommendedResponse = {
+  success: true;
+  profiles: PublicProfile[];
+  /** 'no_matches_found' when the list is empty. */
+  message: string;
+  totalProfiles: number;
+  currentPage: number;
+  hasMore: boolean;
+};
+
+export const SWIPE_ACTIONS = ['dislike', 'like', 'superlike'] as const;
+export type SwipeAction = (typeof SWIPE_ACTIONS)[number];
+export type SwipeType = 'like' | 'superlike';
+
+/** `POST /api/swipes/users/{id}/swipe`; `clientId` is the offline outbox's idempotency key. */
+export const SwipeRequestSchema = v.strictObject(
+  {
+    target_user_id: v.pipe(v.string(M.userNotFound), v.maxLength(64, M.userNotFound), v.nonEmpty(M.userNotFound)),
+    action: v.picklist(SWIPE_ACTIONS, M.swipeInvalid),
+    clientId: v.optional(v.pipe(v.string(M.swipeInvalid), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.swipeInvalid))),
+  },
+  M.swipeInvalid,
+);
+export type SwipeRequest = v.InferOutput<typeof SwipeRequestSchema>;
+
+export type MatchOtherUser = { userId: string; name: string; photos: string[] };
+
+export type SwipeResponse = {
+  success: true;
+  match: boolean;
+  matchData?: {
+    matchId: string;
+    conversationId: string;
+    otherUser: MatchOtherUser;
+    swipeType: SwipeType;
+  };
+};
+
+export type MatchListItem = {
+  matchId: string;
+  conversationId: string;
+  timestamp: string;
+  otherUser: {
+    userId: string;
+    name: string;
+    age: number;
+    photos: string[];
+    location: { city: string | null };
+    compatibilityScore: number;
+    training: { goals: string[] };
+  };
+  lastMessage: null;
+  /** Matched within the last RECENT_MATCH_DAYS days. */
+  isRecent: boolean;
+};
+
+export type MatchesResponse = { success: true; message: string; matches: MatchListItem[] };
+
+/** The `match` event each of the two users receives (the realtime layer relays it). */
+export type MatchEvent = {
+  matchId: string;
+  conversationId: string;
+  otherUser: MatchOtherUser;
+  swipeType: SwipeType;
+  timestamp: string;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Gym search: `POST /api/mcp/tool`
+
+export const GYM_SEARCH_TOOL = 'search_gyms';
+export const GYM_SEARCH_QUERY_MAX = 100;
+export const GYM_SEARCH_RESULTS_MAX = 10;
+
+export const ToolCallRequestSchema = v.strictObject(
+  {
+    server_name: v.optional(v.pipe(v.string(M.toolRequest), v.maxLength(100, M.toolRequest))),
+    tool_name: v.pipe(v.string(M.toolRequest), v.maxLength(100, M.toolRequest)),
+    arguments: v.optional(v.unknown()),
+  },
+  M.toolRequest,
+);
+
+export const GymSearchArgumentsSchema = v.strictObject(
+  {
+    query: v.pipe(v.string(M.gymQuery), v.maxLength(GYM_SEARCH_QUERY_MAX, M.gymQuery)),
+    location: v.optional(
+      v.nullable(
+        v.strictObject(
+          {
+            latitude: v.pipe(v.number(M.gymQuery), v.minValue(-90, M.gymQuery), v.maxValue(90, M.gymQuery)),
+            longitude: v.pipe(v.number(M.gymQuery), v.minValue(-180, M.gymQuery), v.maxValue(180, M.gymQuery)),
+          },
+          M.gymQuery,
+        ),
+      ),
+    ),
+  },
+  M.gymQuery,
+);
+export type GymSearchArguments = v.InferOutput<typeof GymSearchArgumentsSchema>;
+
+export { GYM_SEARCH_MIN_CHARS };
+
+export type GymSuggestion = { name: string; address: string; city: string; chain?: string; distanceKm?: number };
+export type GymSearchResponse = { success: true; gyms: GymSuggestion[] };
+
+// ---------------------------------------------------------------------------------------------
+// Photos
+
+export type PhotoUploadResponse = { success: true; photoKeys: string[] };
+
+/** `PUT /api/profiles/{id}/photos/order` (ours, docs/decisions/0005). */
+export const PhotoOrderRequestSchema = v.strictObject(
+  {
+    photoKeys: v.pipe(
+      v.array(PhotoKeySchema, M.photoOrder),
+      v.minLength(1, M.photoOrder),
+      v.maxLength(MAX_PHOTOS, M.photosMax),
+    ),
+  },
+  M.photoOrder,
+);
+export type PhotoOrderRequest = v.InferOutput<typeof PhotoOrderRequestSchema>;

@@ -1,0 +1,58 @@
+/** Every path of the two specs (000 §2, 001 §2), shared by the router, the server and the worker. */
+export const PUBLIC_PATH_PREFIXES = ['/login', '/register', '/forgot-password', '/reset-password'] as const;
+
+export const PROTECTED_PATHS = [
+  '/home',
+  '/config',
+  '/matches',
+  '/messages',
+  '/notifications',
+  '/edit-profile',
+] as const;
+
+/** Paths the SPA answers; anything else is its 404 page. `$param` marks a path segment. */
+export const APP_ROUTE_PATTERNS = [
+  '/',
+  '/login',
+  '/register',
+  '/register/email',
+  '/register/google',
+  '/forgot-password',
+  '/reset-password',
+  '/unauthorized',
+  '/terms',
+  '/privacy',
+  '/dev/outbox',
+  '/dev/ui',
+  '/home',
+  '/config',
+  '/matches',
+  '/messages',
+  '/messages/$conversationId',
+  '/notifications',
+  '/edit-profile',
+] as const;
+
+/** True when the path (no query) is one of the app's routes. */
+export function isAppRoute(pathname: string): boolean {
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const segments = clean.split('/');
+  return APP_ROUTE_PATTERNS.some((pattern) => {
+    const parts = pattern.split('/');
+    if (parts.length !== segments.length) return false;
+    return parts.every((part, index) => {
+      const segment = segments[index] ?? '';
+      return part.startsWith('$') ? segment.length > 0 : part === segment;
+    });
+  });
+}
+
+/** A public path needs no token (spec 000 §2, route guard rules). */
+export function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
+
+/** A protected path needs a valid token (spec 000 §2): one of PROTECTED_PATHS or a path below it. */
+export function isProtectedPath(pathname: string): boolean {
+  return PROTECTED_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));
+}

@@ -1,0 +1,266 @@
+import { deflateSync } from 'node:zlib';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type Account, apiLogin, registerAccount } from './helpers/accounts.ts';
+
+// Discovery journeys (spec 001 §2, §4): the profile wizard, the deck, a mutual match, /matches
+// and the empty deck. The server runs with DEMO_DATA=0, so every other person is made here.
+
+const MADRID = { latitude: 40.4168, longitude: -3.7038 };
+test.use({ permissions: ['geolocation'], geolocation: MADRID });
+
+// ---- a real PNG (the server re-encodes photos with sharp, so it must decode) ----------------
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A 48×64 gradient PNG, different per seed. */
+function pngPhoto(seed: number): Buffer {
+  const width = 48;
+  const height = 64;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y += 1) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x += 1) {
+      row[1 + x * 3] = (x * 5 + seed * 40) & 0xff;
+      row[2 + x * 3] = (y * 4) & 0xff;
+      row[3 + x * 3] = (seed * 90) & 0xff;
+    }
+    rows.push(row);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+// ---- people ------------------------------------------------------------------------------
+
+/** A spot of its own in Spain, so people made by other tests never show up in this deck. */
+function remoteSpot(): { latitude: number; longitude: number } {
+  return { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6 };
+}
+
+async function createProfile(
+  request: APIRequestContext,
+  account: Account,
+  options: { location: { latitude: number; longitude: number }; distance: number; seed: number },
+): Promise<void> {
+  const token = await apiLogin(request, account.email, account.password);
+  const headers = { authorization: `Bearer ${token}` };
+  const created = await request.post('/api/profiles', {
+    headers,
+    data: {
+      userId: account.userId,
+      name: account.name,
+      birthDate: '1994-05-10',
+      bio: 'Entreno cada mañana y busco compañía para las sesiones de pierna.',
+      location: options.location,
+      gym: { name: 'Gimnasio Central', trainingSchedule: ['Mañana'] },
+      training: { sports: ['Musculación', 'Running'], goals: ['Ganar músculo'], availability: ['Lunes mañana'] },
+      preferences: { distance: options.distance },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const uploaded = await request.post(`/api/profiles/${account.userId}/photos`, {
+    headers,
+    multipart: { photos: { name: 'foto.png', mimeType: 'image/png', buffer: pngPhoto(options.seed) } },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(200);
+}
+
+async function signIn(page: Page, account: Account): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Contraseña', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Iniciar sesión', exact: true }).click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+async function signedInPage(browser: Browser, account: Account): Promise<Page> {
+  const context = await browser.newContext({ permissions: ['geolocation'], geolocation: MADRID });
+  const page = await context.newPage();
+  await signIn(page, account);
+  return page;
+}
+
+// ---- journeys ----------------------------------------------------------------------------
+
+test('a new user completes the four-step wizard with a photo and then sees the deck', async ({ page, request }) => {
+  // Someone near Madrid, so the new user's deck has a card.
+  const neighbour = await registerAccount(request, { name: 'Carmen' });
+  await createProfile(request, neighbour, { location: MADRID, distance: 50, seed: 1 });
+
+  const account = await registerAccount(request, { name: 'Lucía' });
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: /Crea tu perfil/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Atrás' })).toBeDisabled();
+
+  // Step 1: the shared validators' texts, then valid data.
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('El nombre debe contener solo letras y espacios (1-20 caracteres)')).toBeVisible();
+  await expect(page.getByText('La fecha de nacimiento es obligatoria')).toBeVisible();
+  await expect(page.getByText('La bio debe tener entre 10 y 500 caracteres')).toBeVisible();
+  await page.getByLabel('Nombre', { exact: true }).fill('Lucía');
+  await page.getByLabel('Fecha de nacimiento').fill('1996-03-14');
+  await page.getByLabel('Bio').fill('Me encanta entrenar por las mañanas y salir a correr.');
+  await page.getByRole('button', { name: 'Mujer' }).click();
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+
+  // Step 2: gym suggestions after 3 characters.
+  await expect(page.getByRole('heading', { name: 'Información del Gimnasio' })).toBeVisible();
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('Selecciona al menos un horario de entrenamiento')).toBeVisible();
+  await page.getByLabel('Nombre del gimnasio').fill('Basic');
+  const suggestions = page.getByRole('list', { name: 'Sugerencias de gimnasios' });
+  await expect(suggestions.getByRole('button').first()).toBeVisible();
+  await suggestions.getByRole('button').first().click();
+  await page.getByRole('button', { name: 'Mañana', exact: true }).click();
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+
+  // Step 3.
+  await expect(page.getByRole('heading', { name: 'Preferencias de Entrenamiento' })).toBeVisible();
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('Selecciona al menos un deporte')).toBeVisible();
+  await expect(page.getByText('Selecciona al menos un objetivo')).toBeVisible();
+  await expect(page.getByText('Selecciona al menos un horario de disponibilidad')).toBeVisible();
+  await page.getByRole('button', { name: 'Musculación' }).click();
+  await page.getByRole('button', { name: 'Ganar músculo' }).click();
+  await page.getByRole('button', { name: 'Lunes mañana' }).click();
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+
+  // Step 4: a photo is required; a wrong type is refused with the spec's text.
+  await expect(page.getByRole('heading', { name: 'Información Adicional y Fotos' })).toBeVisible();
+  await page.getByRole('button', { name: 'Guardar perfil' }).click();
+  await expect(page.getByText('Debes subir al menos una foto')).toBeVisible();
+  const fileInput = page.locator('input[type=file]');
+  await fileInput.setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('hola') });
+  await expect(page.getByText('Formato de imagen no soportado. Utiliza JPG, PNG o WEBP.')).toBeVisible();
+  await fileInput.setInputFiles({ name: 'yo.png', mimeType: 'image/png', buffer: pngPhoto(7) });
+  await expect(page.getByRole('img', { name: 'Foto 1' })).toBeVisible();
+
+  const progress: number[] = [];
+  await page.exposeFunction('reportProgress', (percent: number) => progress.push(percent));
+  await page.evaluate(() =>
+    window.addEventListener('photo-upload-progress', (event) =>
+      (window as unknown as { reportProgress(p: number): void }).reportProgress(
+        (event as CustomEvent<{ percent: number }>).detail.percent,
+      ),
+    ),
+  );
+  await page.getByRole('button', { name: 'Guardar perfil' }).click();
+
+  // The deck.
+  await expect(page.getByRole('heading', { name: 'Conectar', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Entreno', exact: true })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Rechazar', exact: true })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Super Entreno', exact: true })).toBeEnabled();
+  await expect(page.getByText(/% Entreno$/).first()).toBeVisible();
+  expect(progress.at(-1)).toBe(100);
+
+  // The saved profile has the uploaded photo.
+  const token = await apiLogin(request, account.email, account.password);
+  const own = await request.get(`/api/profiles/${account.userId}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await own.json()) as { profile: { photos: string[]; name: string; gym: { name: string } } };
+  expect(body.profile.name).toBe('Lucía');
+  expect(body.profile.photos).toHaveLength(1);
+  expect(body.profile.gym.name).toMatch(/Basic/);
+});
+
+test('two users like each other: both get the match, the second sees the modal, /matches lists it', async ({
+  browser,
+  request,
+}) => {
+  const spot = remoteSpot();
+  const ana = await registerAccount(request, { name: 'Ana' });
+  const bruno = await registerAccount(request, { name: 'Bruno' });
+  await createProfile(request, ana, { location: spot, distance: 5, seed: 2 });
+  await createProfile(request, bruno, { location: spot, distance: 5, seed: 3 });
+
+  // Ana likes Bruno first: no match yet.
+  const anaPage = await signedInPage(browser, ana);
+  await expect(anaPage.getByRole('button', { name: /^Bruno, \d+/ })).toBeVisible();
+  await anaPage.getByRole('button', { name: 'Entreno', exact: true }).click();
+  await expect(anaPage.getByText('No existen más perfiles para esa configuración')).toBeVisible();
+  await expect(anaPage.getByRole('dialog', { name: '¡Nuevo Entrenamiento!' })).toHaveCount(0);
+
+  // Bruno opens Ana's full profile, then likes her back: the celebration.
+  const brunoPage = await signedInPage(browser, bruno);
+  await brunoPage.getByRole('button', { name: /^Ana, \d+/ }).click();
+  const profileDialog = brunoPage.getByRole('dialog');
+  await expect(profileDialog.getByText('Gimnasio Central')).toBeVisible();
+  await brunoPage.keyboard.press('Escape');
+  await expect(profileDialog).toHaveCount(0);
+  await brunoPage.getByRole('button', { name: 'Entreno', exact: true }).click();
+  const celebration = brunoPage.getByRole('dialog', { name: '¡Nuevo Entrenamiento!' });
+  // Headless UI's dialog root has no box of its own: its title is what shows.
+  await expect(celebration.getByRole('heading', { name: '¡Nuevo Entrenamiento!' })).toBeVisible();
+  await expect(celebration.getByText('¡Has conectado con Ana!')).toBeVisible();
+  await expect(celebration.getByRole('link', { name: /mensaje/i })).toHaveAttribute('href', /^\/messages\/.+/);
+  await celebration.getByRole('button', { name: 'Seguir buscando compañeros' }).click();
+  await expect(celebration).toHaveCount(0);
+  await expect(brunoPage.getByText('No existen más perfiles para esa configuración')).toBeVisible();
+
+  // Both see the match on /matches.
+  for (const [page, other] of [
+    [brunoPage, 'Ana'],
+    [anaPage, 'Bruno'],
+  ] as const) {
+    await page.goto('/matches');
+    await expect(page.getByRole('heading', { name: 'Tus entrenamientos (1)', level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: new RegExp(`^${other}, \\d+`) })).toBeVisible();
+    await expect(page.getByText('Ganar músculo')).toBeVisible();
+    const chat = page.getByRole('link', { name: 'Iniciar chat' });
+    await expect(chat).toHaveAttribute('href', /^\/messages\/.+/);
+    await expect(page.getByRole('img', { name: `Foto de ${other}` })).toBeVisible();
+  }
+  await anaPage.context().close();
+  await brunoPage.context().close();
+});
+
+test('with nobody in range the deck shows the empty state and the preferences dialog', async ({ page, request }) => {
+  const loner = await registerAccount(request, { name: 'Sofía' });
+  await createProfile(request, loner, { location: remoteSpot(), distance: 1, seed: 4 });
+  await signIn(page, loner);
+  await expect(page.getByText('No existen más perfiles para esa configuración')).toBeVisible();
+  await page.getByRole('button', { name: 'Ajustar preferencias' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ajustar Preferencias' });
+  await expect(dialog.getByRole('heading', { name: 'Ajustar Preferencias' })).toBeVisible();
+  await dialog.getByLabel('Edad mínima').fill('60');
+  await dialog.getByLabel('Edad máxima').fill('30');
+  await dialog.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(dialog.getByText('La edad mínima no puede ser mayor que la máxima')).toBeVisible();
+  await dialog.getByLabel('Edad mínima').fill('25');
+  await dialog.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('No existen más perfiles para esa configuración')).toBeVisible();
+
+  // /matches is empty and leads back to exploring.
+  await page.goto('/matches');
+  await expect(page.getByRole('heading', { name: 'Tus entrenamientos (0)' })).toBeVisible();
+  await page.getByRole('link', { name: 'Volver a explorar' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+});

@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type APIRequestContext, chromium, expect, type Page, test } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
+
+/** The PWA contract (QUALITY 18): manifest, icons, installability, offline shell. */
+
+type ManifestIcon = { src: string; sizes: string; type?: string; purpose?: string };
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** PNG colour types with an alpha channel (grey + alpha, RGBA). */
+const PNG_ALPHA_COLOUR_TYPES = new Set([4, 6]);
+
+/** Width, height and colour type from a PNG's IHDR chunk, which always comes first. */
+function readPngHeader(bytes: Buffer): { width: number; height: number; hasAlpha: boolean } {
+  expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE), 'PNG signature').toBe(true);
+  expect(bytes.toString('ascii', 12, 16)).toBe('IHDR');
+  return {
+    width: bytes.readUInt32BE(16),
+    height: bytes.readUInt32BE(20),
+    hasAlpha: PNG_ALPHA_COLOUR_TYPES.has(bytes.readUInt8(25)),
+  };
+}
+
+async function fetchPng(request: APIRequestContext, url: string) {
+  const response = await request.get(url);
+  expect(response.status(), url).toBe(200);
+  expect(response.headers()['content-type'], url).toBe('image/png');
+  return readPngHeader(await response.body());
+}
+
+/**
+ * Waits until the service worker is active and controls the page. The app registers /sw.js on
+ * its own (the last test checks that); registering the same script again here is a no-op, and
+ * keeps the worker's own tests independent of when the app gets round to it.
+ */
+async function waitForControllingWorker(page: Page): Promise<void> {
+  const scriptUrl = await page.evaluate(async () => {
+    await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    const registration = await navigator.serviceWorker.ready;
+    return registration.active?.scriptURL ?? '';
+  });
+  expect(new URL(scriptUrl).pathname).toBe('/sw.js');
+  // clientsClaim() takes over on activation; a reload covers a claim that raced the page load.
+  const isControlled = () => page.evaluate(() => navigator.serviceWorker.controller !== null);
+  if (!(await isControlled())) await page.reload();
+  await expect.poll(isControlled).toBe(true);
+}
+
+test('the manifest is linked, served and complete', async ({ page, request }) => {
+  await page.goto('/login');
+  const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(manifestHref).toBe('/manifest.webmanifest');
+  const themeMeta = await page.locator('meta[name="theme-color"]').getAttribute('content');
+
+  const response = await request.get('/manifest.webmanifest');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toContain('application/manifest+json');
+  const manifest = (await response.json()) as Record<string, unknown>;
+  expect(manifest.name).toMatch(/^Entreno/);
+  expect(manifest.short_name).toBe('Entreno');
+  expect(manifest.lang).toBe('es');
+  expect(manifest.start_url).toBe('/');
+  expect(manifest.scope).toBe('/');
+  expect(manifest.display).toBe('standalone');
+  expect(manifest.theme_color).toBe('#f97316');
+  expect(manifest.theme_color).toBe(themeMeta);
+  expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
+
+  const icons = manifest.icons as ManifestIcon[];
+  const iconFor = (sizes: string, purpose: string) =>
+    icons.find((icon) => icon.sizes === sizes && (icon.purpose ?? 'any').split(' ').includes(purpose));
+  const required = [
+    { sizes: '192x192', purpose: 'any' },
+    { sizes: '512x512', purpose: 'any' },
+    { sizes: '512x512', purpose: 'maskable' },
+  ];
+  for (const { sizes, purpose } of required) {
+    const icon = iconFor(sizes, purpose);
+    expect(icon, `${purpose} icon ${sizes}`).toBeDefined();
+    if (!icon) continue;
+    expect(icon.type).toBe('image/png');
+    const png = await fetchPng(request, icon.src);
+    expect(`${png.width}x${png.height}`, icon.src).toBe(sizes);
+    // A maskable icon is cut to any shape by the launcher: it must be full-bleed.
+    if (purpose === 'maskable') expect(png.hasAlpha, `${icon.src} is opaque`).toBe(false);
+  }
+});
+
+test('the page links a favicon and a 180 × 180 touch icon', async ({ page, request }) => {
+  await page.goto('/login');
+  const touchIcon = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+  expect(touchIcon).not.toBeNull();
+  const png = await fetchPng(request, touchIcon ?? '');
+  expect([png.width, png.height]).toEqual([180, 180]);
+
+  const favicon = await page.locator('link[rel="icon"]').getAttribute('href');
+  const faviconResponse = await request.get(favicon ?? '');
+  expect(faviconResponse.status()).toBe(200);
+  expect(faviconResponse.headers()['content-type']).toContain('image/svg+xml');
+  expect(await faviconResponse.text()).toContain('<svg');
+});
+
+test('Chromium finds the app installable once the worker is active', async ({ baseURL }) => {
+  // Test contexts are off the record, which Chromium never offers to install ("in-incognito"),
+  // so this test opens a regular profile of its own.
+  const profileDir = mkdtempSync(path.join(tmpdir(), 'entreno-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    baseURL,
+    serviceWorkers: 'allow',
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto('/login');
+    await waitForControllingWorker(page);
+    const cdp = await context.newCDPSession(page);
+
+    const { errors } = await cdp.send('Page.getAppManifest');
+    expect(errors).toEqual([]);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+  } finally {
+    await context.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+});
+
+test('the shell loads offline once the worker controls the page', async ({ page, context }) => {
+  await page.goto('/login');
+  await waitForControllingWorker(page);
+
+  // Online, the API goes to the network: the worker neither answers nor caches it.
+  const onlineHealth = page.waitForResponse((response) => response.url().endsWith('/api/health'));
+  expect(await page.evaluate(() => fetch('/api/health').then((response) => response.status))).toBe(200);
+  expect((await onlineHealth).fromServiceWorker()).toBe(false);
+  // Online, a path that is not an app route reaches the server, which answers 404.
+  expect((await page.goto('/esto-no-existe'))?.status()).toBe(404);
+
+  await context.setOffline(true);
+  for (const path of ['/login', '/home', '/messages/abc', '/login?error=token_missing']) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    expect(response?.fromServiceWorker(), `${path} answered by the worker`).toBe(true);
+    await expect(page).toHaveTitle(/Entreno/);
+    await expect(page.locator('#root'), path).not.toBeEmpty();
+  }
+
+  // Offline, an unknown path falls back to the shell, whose router shows the 404 page.
+  const unknown = await page.goto('/esto-no-existe');
+  expect(unknown?.fromServiceWorker()).toBe(true);
+  await expect(page.locator('#root')).not.toBeEmpty();
+
+  // The API is never served from the worker, so offline it fails like any network call.
+  const offlineHealth = await page.evaluate(() =>
+    fetch('/api/health').then(
+      (response) => `status ${response.status}`,
+      () => 'network error',
+    ),
+  );
+  expect(offlineHealth).toBe('network error');
+  await expect(page.goto('/api/health')).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
+
+  await context.setOffline(false);
+  await page.goto('/login');
+  expect(await page.evaluate(() => fetch('/api/health').then((response) => response.status))).toBe(200);
+});
+
+test('a new version waits until the page asks for it, then takes control', async ({ page }) => {
+  await page.goto('/login');
+  await waitForControllingWorker(page);
+  // Registering the worker under another script URL installs a second worker for the same
+  // scope, as a deploy would.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.register('/sw.js?next-version', { scope: '/' });
+  });
+  const waitingState = () =>
+    page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.waiting?.state ?? null);
+  await expect.poll(waitingState).toBe('installed');
+  // Never activated behind the user's back (QUALITY 21): still waiting a moment later, and offered.
+  await expect(page.getByText('Nueva versión disponible')).toBeVisible();
+  await page.waitForTimeout(1_000);
+  expect(await waitingState()).toBe('installed');
+
+  const isTakenOver = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration('/');
+    const waiting = registration?.waiting;
+    if (!waiting) return false;
+    const controllerChanged = new Promise<boolean>((resolve) => {
+      navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true });
+      setTimeout(() => resolve(false), 10_000);
+    });
+    waiting.postMessage({ type: 'SKIP_WAITING' });
+    return (await controllerChanged) && navigator.serviceWorker.controller === waiting;
+  });
+  expect(isTakenOver).toBe(true);
+  expect(await waitingState()).toBeNull();
+});
+
+test('the app registers /sw.js by itself', async ({ page }) => {
+  await page.goto('/login');
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration('/');
+        return (registration?.active ?? registration?.installing ?? registration?.waiting)?.scriptURL ?? null;
+      }),
+    )
+    .toMatch(/\/sw\.js$/);
+});
+
+test('the built files go out precompressed, and the worker script is revalidated', async ({ request }) => {
+  const html = await (await request.get('/login')).text();
+  const entry = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  expect(entry, 'the entry script in index.html').toBeTruthy();
+  const script = await request.get(entry as string, { headers: { 'accept-encoding': 'br, gzip' } });
+  expect(script.status()).toBe(200);
+  expect(script.headers()['content-encoding']).toBe('br');
+  expect(script.headers()['cache-control']).toContain('immutable');
+  expect(script.headers()['vary']).toContain('accept-encoding');
+  const worker = await request.get('/sw.js', { headers: { 'accept-encoding': 'gzip' } });
+  expect(worker.headers()['content-encoding']).toBe('gzip');
+  expect(worker.headers()['cache-control']).toBe('no-cache');
+});

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '#shared/chat/chat-schemas';
+import { createMatchedPair, emitWithAck, pause, recordEvents } from '../helpers/chat-api.ts';
+import { createDiscoveryApi } from '../helpers/discovery-api.ts';
+import { connectSocket, nextEvent } from '../helpers/sockets.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestClock } from '../helpers/test-clock.ts';
+
+const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
+
+/** The chat on two nodes sharing PostgreSQL and Redis (QUALITY 16). */
+describe.runIf(isScaled)('chat across two nodes', () => {
+  const clock = createTestClock();
+  let nodeA: TestApp;
+  let nodeB: TestApp;
+
+  beforeAll(async () => {
+    nodeA = await startTestApp({}, { dependencies: { clock } });
+    nodeB = await startTestApp(
+      {
+        databaseUrl: nodeA.config.databaseUrl,
+        tokenSecret: nodeA.config.tokenSecret,
+        redisKeyPrefix: nodeA.config.redisKeyPrefix,
+      },
+      { dependencies: { clock } },
+    );
+  });
+  afterAll(async () => {
+    await nodeB?.close();
+    await nodeA?.close();
+  });
+
+  it('a message, its receipts and typing sent through one node reach sockets on the other', async () => {
+    const pair = await createMatchedPair(createDiscoveryApi(nodeA));
+    const sender = await connectSocket(nodeA, { token: pair.a.token });
+    const recipient = await connectSocket(nodeB, { token: pair.b.token });
+    const senderOtherTab = await connectSocket(nodeB, { token: pair.a.token });
+    try {
+      const received = nextEvent<ChatMessage>(recipient, 'newMessage');
+      const echoed = nextEvent<ChatMessage>(senderOtherTab, 'newMessage');
+      const ack = await emitWithAck<{ ok: boolean; data: ChatMessage }>(sender, 'sendMessage', {
+        conversationId: pair.conversationId,
+        text: 'De un nodo a otro',
+        clientId: 'multi-node-1',
+      });
+      expect(ack).toMatchObject({ ok: true, data: { seq: 1 } });
+      expect(await received).toEqual(ack.data);
+      expect(await echoed).toEqual(ack.data);
+
+      const read = nextEvent(sender, 'messagesRead');
+      await emitWithAck(recipient, 'markMessagesRead', {
+        conversationId: pair.conversationId,
+        messageIds: [ack.data._id],
+      });
+      expect(await read).toMatchObject({ messageIds: [ack.data._id], status: 'read' });
+
+      const typing = nextEvent(sender, 'userTyping');
+      recipient.emit('typing', { conversationId: pair.conversationId, isTyping: true });
+      expect(await typing).toEqual({ userId: pair.b.userId, conversationId: pair.conversationId, isTyping: true });
+
+      // On screen on node B: a send through node A creates no notification for it.
+      await recipient.timeout(2000).emitWithAck('presence:visible');
+      await emitWithAck(recipient, 'joinConversation', { conversationId: pair.conversationId });
+      const events = recordEvents(recipient);
+      await emitWithAck(sender, 'sendMessage', { conversationId: pair.conversationId, text: 'la ves' });
+      await pause(300);
+      expect(events.map((event) => event.name)).toContain('newMessage');
+      expect(events.filter((event) => event.name === 'notification')).toEqual([]);
+    } finally {
+      for (const socket of [sender, recipient, senderOtherTab]) socket.close();
+    }
+  });
+});

@@ -1,0 +1,218 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapToGrid } from '#shared/discovery/distance';
+import { createDiscoveryApi, createSignedInUser, type DiscoveryApi, profileBody } from '../helpers/discovery-api.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestClock } from '../helpers/test-clock.ts';
+
+type ProfileBody = Record<string, unknown> & {
+  id: string;
+  location: unknown;
+  distanceText: string;
+  compatibilityScore: number;
+  compatibilityReasons: string[];
+};
+
+describe('profiles (spec 001 §3, §5, §7; QUALITY 8, 9, 12)', () => {
+  const clock = createTestClock('2026-03-10T09:00:00.000Z');
+  let app: TestApp;
+  let api: DiscoveryApi;
+
+  beforeAll(async () => {
+    app = await startTestApp({}, { dependencies: { clock } });
+    api = createDiscoveryApi(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('creates, reads and updates the own profile; the position is stored snapped', async () => {
+    const user = await createSignedInUser(app);
+    const missing = await api.get(`/profiles/${user.userId}`, user.token);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ success: false, message: 'Perfil no encontrado' });
+
+    const created = await api.post(
+      '/profiles',
+      profileBody(user.userId, { location: { latitude: 40.41234, longitude: -3.70111, city: 'Madrid' } }),
+      user.token,
+    );
+    expect(created.status).toBe(201);
+    const profile = created.body.profile as ProfileBody;
+    expect(created.body.success).toBe(true);
+    expect(profile).toMatchObject({
+      userId: user.userId,
+      name: 'Lucía',
+      age: 30,
+      birthDate: '1996-01-15',
+      photos: [],
+      gym: { name: 'Altafit Argüelles', membershipType: 'free', trainingSchedule: ['Mañana'] },
+      preferences: { gender_preference: 'both', age_range: { min: 18, max: 99 }, distance: 50 },
+    });
+    const snapped = snapToGrid(40.41234, -3.70111);
+    expect(profile.location).toEqual({ latitude: snapped.latitude, longitude: snapped.longitude, city: 'Madrid' });
+
+    // Nothing raw in the database either (QUALITY 9).
+    const rows = await app.database.db.execute(
+      sql`select latitude, longitude from profiles where user_id = ${user.userId}`,
+    );
+    expect((rows as unknown as { rows: unknown[] }).rows).toEqual([snapped]);
+
+    const read = await api.get(`/profiles/${user.userId}`, user.token);
+    expect(read.status).toBe(200);
+    expect(read.body.profile).toMatchObject({ userId: user.userId, birthDate: '1996-01-15' });
+    // The profile's own id works too.
+    expect((await api.get(`/profiles/${profile.id}`, user.token)).status).toBe(200);
+
+    const updated = await api.put(
+      `/profiles/${user.userId}`,
+      {
+        userId: user.userId,
+        bio: 'Ahora entreno por las tardes y preparo una media maratón.',
+        preferences: { distance: 20 },
+      },
+      user.token,
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body.profile).toMatchObject({
+      bio: 'Ahora entreno por las tardes y preparo una media maratón.',
+      preferences: { distance: 20, gender_preference: 'both', age_range: { min: 18, max: 99 } },
+      name: 'Lucía',
+    });
+
+    const moved = await api.put(
+      `/profiles/${user.userId}/location`,
+      { location: { latitude: 41.38, longitude: 2.17, city: 'Barcelona' } },
+      user.token,
+    );
+    expect(moved.status).toBe(200);
+    const barcelona = snapToGrid(41.38, 2.17);
+    expect((moved.body.profile as Record<string, unknown>).location).toEqual({ ...barcelona, city: 'Barcelona' });
+  });
+
+  it('refuses a second profile (409) and a profile for someone else (403)', async () => {
+    const user = await api.userWithProfile();
+    expect((await api.post('/profiles', profileBody(user.userId), user.token)).status).toBe(409);
+    const other = await createSignedInUser(app);
+    const forged = await api.post('/profiles', profileBody(other.userId), user.token);
+    expect(forged.status).toBe(403);
+  });
+
+  it("answers 403 when editing another user's profile or location, and 401 without a token", async () => {
+    const owner = await api.userWithProfile();
+    const intruder = await api.userWithProfile();
+    const edit = await api.put(
+      `/profiles/${owner.userId}`,
+      { userId: owner.userId, bio: 'Perfil secuestrado, lo siento mucho.' },
+      intruder.token,
+    );
+    expect(edit.status).toBe(403);
+    const forgedBody = await api.put(
+      `/profiles/${intruder.userId}`,
+      { userId: owner.userId, bio: 'Otra prueba de edición ajena.' },
+      intruder.token,
+    );
+    expect(forgedBody.status).toBe(403);
+    const location = await api.put(
+      `/profiles/${owner.userId}/location`,
+      { location: { latitude: 1, longitude: 1 } },
+      intruder.token,
+    );
+    expect(location.status).toBe(403);
+    expect((await api.put(`/profiles/${owner.userId}`, { userId: owner.userId })).status).toBe(401);
+    expect((await api.get(`/profiles/${owner.userId}`)).status).toBe(401);
+    expect((await api.get(`/profiles/${owner.userId}`, owner.token)).body.profile).toMatchObject({
+      bio: 'Me encanta entrenar fuerza por las mañanas y salir a correr los domingos.',
+    });
+  });
+
+  it('shows another user only the public view: no coordinates, birth date, phone, e-mail or preferences', async () => {
+    const viewer = await api.userWithProfile();
+    const other = await api.userWithProfile(
+      { location: { latitude: 40.45, longitude: -3.69, city: 'Madrid' } },
+      'Carmen',
+    );
+    const response = await api.get(`/profiles/${other.userId}`, viewer.token);
+    expect(response.status).toBe(200);
+    const profile = response.body.profile as ProfileBody;
+    expect(profile).toMatchObject({ userId: other.userId, name: 'Carmen', age: 30, location: { city: 'Madrid' } });
+    expect(profile.location).toEqual({ city: 'Madrid' });
+    for (const key of ['birthDate', 'preferences', 'email', 'phone', 'latitude', 'longitude', 'active']) {
+      expect(profile).not.toHaveProperty(key);
+    }
+    expect(JSON.stringify(profile)).not.toContain(other.email);
+    expect(profile.distanceText).toBe('A 4 km');
+    expect(profile.compatibilityScore).toBeGreaterThan(50);
+    expect(profile.compatibilityReasons.length).toBeGreaterThan(0);
+  });
+
+  it('answers validation errors with the spec texts', async () => {
+    const user = await createSignedInUser(app);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ birthDate: '2010-01-01' }, 'Debes tener al menos 18 años para crear un perfil'],
+      [{ birthDate: '' }, 'La fecha de nacimiento es obligatoria'],
+      [{ name: 'R2D2' }, 'El nombre debe contener solo letras y espacios (1-20 caracteres)'],
+      [{ lastName: 'x'.repeat(31) }, 'El apellido debe contener solo letras y espacios (1-30 caracteres)'],
+      [{ bio: 'corta' }, 'La bio debe tener entre 10 y 500 caracteres'],
+      [
+        { gym: { name: 'ab', trainingSchedule: ['Mañana'] } },
+        'El nombre del gimnasio debe tener entre 3 y 50 caracteres',
+      ],
+      [{ gym: { name: 'Altafit', trainingSchedule: [] } }, 'Selecciona al menos un horario de entrenamiento'],
+      [
+        { training: { sports: [], goals: ['Tonificar'], availability: ['Lunes mañana'] } },
+        'Selecciona al menos un deporte',
+      ],
+      [
+        { training: { sports: ['Yoga'], goals: [], availability: ['Lunes mañana'] } },
+        'Selecciona al menos un objetivo',
+      ],
+      [
+        { training: { sports: ['Yoga'], goals: ['Tonificar'], availability: [] } },
+        'Selecciona al menos un horario de disponibilidad',
+      ],
+      [{ health: { height: 90 } }, 'La altura debe estar entre 100 y 250 cm'],
+      [{ health: { weight: 300 } }, 'El peso debe estar entre 30 y 250 kg'],
+      [{ userId: undefined }, 'UserId es requerido'],
+      [
+        { location: undefined },
+        'No se pudo obtener tu ubicación. Por favor, habilita el acceso a la ubicación para continuar.',
+      ],
+      [{ preferences: { age_range: { min: 40, max: 30 } } }, 'La edad mínima no puede ser mayor que la máxima'],
+      [{ preferences: { distance: 0 } }, 'La distancia debe ser de al menos 1 km'],
+      [{ photos: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }, 'Puedes subir un máximo de 6 fotos'],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await api.post('/profiles', profileBody(user.userId, overrides), user.token);
+      expect(response.status, message).toBe(400);
+      expect(response.body.message, JSON.stringify(overrides)).toBe(message);
+    }
+  });
+
+  it('never answers a profile body with a 5xx (fast-check)', async () => {
+    const user = await createSignedInUser(app);
+    const valid = profileBody(user.userId);
+    const mutation = fc.oneof(
+      fc.anything(),
+      fc
+        .record({
+          key: fc.constantFrom(...Object.keys(valid), '__proto__', 'constructor', 'extra'),
+          value: fc.anything(),
+        })
+        .map(({ key, value }) => ({ ...valid, [key]: value })),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+    );
+    await fc.assert(
+      fc.asyncProperty(mutation, fc.constantFrom('POST', 'PUT'), async (body, method) => {
+        const path = method === 'POST' ? '/profiles' : `/profiles/${user.userId}`;
+        const response = await api.call(method, path, {
+          body: JSON.stringify(body ?? null) ?? 'null',
+          token: user.token,
+        });
+        expect(response.status, JSON.stringify(body)?.slice(0, 200)).toBeLessThan(500);
+      }),
+      { numRuns: 120 },
+    );
+  });
+});

@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
+import { connectSocket, nextEvent } from '../helpers/sockets.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestClock, DAY } from '../helpers/test-clock.ts';
+
+describe('swipes and matches (spec 001 §3, §4, §7)', () => {
+  const clock = createTestClock('2026-03-10T09:00:00.000Z');
+  let app: TestApp;
+  let api: DiscoveryApi;
+
+  beforeAll(async () => {
+    app = await startTestApp({}, { dependencies: { clock } });
+    api = createDiscoveryApi(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const countRows = async (table: 'swipes' | 'matches' | 'conversations', userId: string) => {
+    const column = table === 'swipes' ? 'swiper_id' : table === 'matches' ? 'user_low' : 'user_a';
+    const other = table === 'swipes' ? 'target_id' : table === 'matches' ? 'user_high' : 'user_b';
+    const result = await app.database.db.execute(
+      sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.identifier(column)} = ${userId} or ${sql.identifier(other)} = ${userId}`,
+    );
+    return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n);
+  };
+
+  const swipe = (from: TestUser, to: TestUser, action: string, clientId?: string) =>
+    api.post(
+      `/swipes/users/${from.userId}/swipe`,
+      { target_user_id: to.userId, action, ...(clientId ? { clientId } : {}) },
+      from.token,
+    );
+
+  it('a mutual like makes one match and one conversation; repeats create nothing new', async () => {
+    const ana = await api.userWithProfile({}, 'Ana');
+    const bruno = await api.userWithProfile({ gender: 'male' }, 'Bruno');
+    const socket = await connectSocket(app, { token: ana.token });
+    try {
+      const first = await swipe(ana, bruno, 'like');
+      expect(first.body).toEqual({ success: true, match: false });
+      const announced = nextEvent<Record<string, unknown>>(socket, 'match');
+      const second = await swipe(bruno, ana, 'like');
+      expect(second.status).toBe(200);
+      expect(second.body).toMatchObject({
+        success: true,
+        match: true,
+        matchData: { otherUser: { userId: ana.userId, name: 'Ana', photos: [] }, swipeType: 'like' },
+      });
+      const matchData = second.body.matchData as { matchId: string; conversationId: string };
+      expect(await announced).toMatchObject({
+        matchId: matchData.matchId,
+        conversationId: matchData.conversationId,
+        otherUser: { userId: bruno.userId, name: 'Bruno' },
+        swipeType: 'like',
+      });
+
+      // The same swipes again: the original answers, no new rows.
+      expect((await swipe(bruno, ana, 'like')).body).toEqual(second.body);
+      expect((await swipe(ana, bruno, 'superlike')).body).toEqual({ success: true, match: false });
+      expect(await countRows('swipes', ana.userId)).toBe(2);
+      expect(await countRows('matches', ana.userId)).toBe(1);
+      expect(await countRows('conversations', ana.userId)).toBe(1);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('treats clientId as an idempotency key (offline replay)', async () => {
+    const carla = await api.userWithProfile({}, 'Carla');
+    const diego = await api.userWithProfile({}, 'Diego');
+    const elena = await api.userWithProfile({}, 'Elena');
+    const first = await swipe(carla, diego, 'dislike', 'outbox-1');
+    expect(first.body).toEqual({ success: true, match: false });
+    // Replayed, even with another body: the first one stands.
+    expect((await swipe(carla, elena, 'like', 'outbox-1')).body).toEqual(first.body);
+    expect(await countRows('swipes', carla.userId)).toBe(1);
+  });
+
+  it('creates exactly one match when both swipe at the same instant (20 pairs)', async () => {
+    for (let round = 0; round < 20; round += 1) {
+      const [x, y] = await Promise.all([api.userWithProfile({}, 'Xenia'), api.userWithProfile({}, 'Yago')]);
+      const [a, b] = await Promise.all([swipe(x, y, 'like'), swipe(y, x, round % 2 ? 'superlike' : 'like')]);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      // Exactly one of the two completed the pair, and it is the same match for both.
+      expect([a.body.match, b.body.match].filter(Boolean)).toHaveLength(1);
+      expect(await countRows('matches', x.userId)).toBe(1);
+      expect(await countRows('conversations', x.userId)).toBe(1);
+      const matched = (a.body.match ? a.body : b.body).matchData as { swipeType: string };
+      expect(matched.swipeType).toBe(round % 2 ? 'superlike' : 'like');
+    }
+  });
+
+  it('a superlike on either side makes a superlike match', async () => {
+    const fran = await api.userWithProfile({}, 'Fran');
+    const gema = await api.userWithProfile({}, 'Gema');
+    await swipe(fran, gema, 'superlike');
+    const response = await swipe(gema, fran, 'like');
+    expect(response.body).toMatchObject({ match: true, matchData: { swipeType: 'superlike' } });
+  });
+
+  it('refuses swipes for someone else, on oneself, on unknown or blocked users, and bad actions', async () => {
+    const hugo = await api.userWithProfile({}, 'Hugo');
+    const irene = await api.userWithProfile({}, 'Irene');
+    expect(
+      (
+        await api.post(
+          `/swipes/users/${irene.userId}/swipe`,
+          { target_user_id: hugo.userId, action: 'like' },
+          hugo.token,
+        )
+      ).status,
+    ).toBe(403);
+    expect((await swipe(hugo, hugo, 'like')).status).toBe(400);
+    expect((await swipe(hugo, { ...irene, userId: '00000000-0000-4000-8000-000000000000' }, 'like')).status).toBe(404);
+    expect((await swipe(hugo, irene, 'love')).body).toMatchObject({ success: false, message: 'Acción no válida' });
+    await app.database.db.execute(
+      sql`insert into blocks (blocker_id, blocked_id) values (${irene.userId}, ${hugo.userId})`,
+    );
+    expect((await swipe(hugo, irene, 'like')).status).toBe(404);
+    expect(
+      (await api.post(`/swipes/users/${hugo.userId}/swipe`, { target_user_id: irene.userId, action: 'like' })).status,
+    ).toBe(401);
+  });
+
+  it('lists matches with the other user, compatibility and isRecent by the clock', async () => {
+    const julia = await api.userWithProfile({}, 'Julia');
+    const kike = await api.userWithProfile({ gender: 'male', birthDate: '1990-05-05' }, 'Kike');
+    await swipe(julia, kike, 'like');
+    const made = await swipe(kike, julia, 'like');
+    const listed = await api.get(`/swipes/users/${julia.userId}/matches`, julia.token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.success).toBe(true);
+    const [item] = listed.body.matches as { otherUser: Record<string, unknown> & { compatibilityScore: number } }[];
+    expect(item).toMatchObject({
+      matchId: (made.body.matchData as { matchId: string }).matchId,
+      timestamp: clock.now().toISOString(),
+      otherUser: {
+        userId: kike.userId,
+        name: 'Kike',
+        age: 35,
+        photos: [],
+        location: { city: 'Madrid' },
+        training: { goals: ['Aumentar fuerza'] },
+      },
+      lastMessage: null,
+      isRecent: true,
+    });
+    expect(item?.otherUser.compatibilityScore).toBeGreaterThan(80);
+    expect(item?.otherUser).not.toHaveProperty('birthDate');
+
+    clock.advance(7 * DAY + 1);
+    const later = await api.get(`/swipes/users/${julia.userId}/matches`, julia.token);
+    expect((later.body.matches as { isRecent: boolean }[])[0]?.isRecent).toBe(false);
+    expect((await api.get(`/swipes/users/${julia.userId}/matches`, kike.token)).status).toBe(403);
+
+    const lonely = await api.userWithProfile({}, 'Lola');
+    const none = await api.get(`/swipes/users/${lonely.userId}/matches`, lonely.token);
+    expect(none.body).toMatchObject({ success: true, matches: [] });
+  });
+
+  it('shows the chat partner profile only to matched users', async () => {
+    const mar = await api.userWithProfile({}, 'Mar');
+    const nacho = await api.userWithProfile({}, 'Nacho');
+    const stranger = await api.userWithProfile({}, 'Olga');
+    expect((await api.get(`/messages/conversations/profile/${nacho.userId}`, mar.token)).status).toBe(403);
+    await swipe(mar, nacho, 'like');
+    await swipe(nacho, mar, 'like');
+    const partner = await api.get(`/messages/conversations/profile/${nacho.userId}`, mar.token);
+    expect(partner.status).toBe(200);
+    expect(partner.body.profile).toMatchObject({ userId: nacho.userId, name: 'Nacho', location: { city: 'Madrid' } });
+    expect(partner.body.profile).not.toHaveProperty('birthDate');
+    expect((await api.get(`/messages/conversations/profile/${nacho.userId}`, stranger.token)).status).toBe(403);
+  });
+});

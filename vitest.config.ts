@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+const integration = (name: string, database: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['tests/integration/**/*.test.ts'],
+    env: { TEST_DATABASE: database },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts', 'tests/unit/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      integration('integration-pglite', 'pglite'),
+      // The same suite on the real PostgreSQL (and Redis) whenever they are configured; CI sets both.
+      ...(process.env.DATABASE_URL ? [integration('integration-postgres', 'postgres')] : []),
+    ],
+  },
+});
