@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './helpers/test.ts';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings/settings-schema.ts';
 
 /** A token that passes the client check (spec 000 §5); the server is not asked here. */
@@ -147,4 +147,17 @@ test('pages load with no Content-Security-Policy violation', async ({ page }) =>
     await expect(page.locator('h1')).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
   }
+});
+
+test('the journey guard fails a test that causes a Content-Security-Policy violation', async ({ page }) => {
+  // Every journey runs under helpers/test.ts's guard; this one must fail, proving the guard can.
+  test.fail();
+  await page.goto('/');
+  await expect(page.locator('h1')).toBeVisible();
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.append(script);
+  });
+  await expect.poll(() => page.evaluate(() => 'injected' in window)).toBe(false);
 });

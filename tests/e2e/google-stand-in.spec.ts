@@ -1,4 +1,4 @@
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from './helpers/test.ts';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 
 // The stand-in for Google Identity Services, exercised in Chromium the way the login screen will use

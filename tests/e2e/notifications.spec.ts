@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from './helpers/test.ts';
 import { type Account, registerAccount } from './helpers/accounts.ts';
 
 type SignedIn = Account & { token: string; user: unknown };

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.ts';
 
 test('an unknown path shows the 404 page with a link home', async ({ page }) => {
   const response = await page.goto('/esto-no-existe');

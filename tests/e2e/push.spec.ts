@@ -1,4 +1,4 @@
-import { type BrowserContext, type CDPSession, expect, type Page, test, type Worker } from '@playwright/test';
+import { type BrowserContext, type CDPSession, expect, type Page, test, type Worker } from './helpers/test.ts';
 
 /**
  * Push in the real worker (QUALITY 22): a push delivered through the DevTools protocol shows a

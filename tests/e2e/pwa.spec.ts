@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type APIRequestContext, chromium, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, chromium, expect, type Page, test } from './helpers/test.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 
 /** The PWA contract (QUALITY 18): manifest, icons, installability, offline shell. */

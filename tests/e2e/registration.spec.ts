@@ -1,4 +1,4 @@
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from './helpers/test.ts';
 
 // Spec 000 §2, §4, §5, §8: the e-mail registration wizard and the Google registration, through the
 // UI of the built PWA, reading SMS codes from the development outbox.

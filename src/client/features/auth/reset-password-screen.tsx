@@ -10,7 +10,7 @@ import { TextField } from '../../ui/text-field.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { requestPasswordReset, resetPassword, validateResetToken } from './auth-api.ts';
 import { AUTH_SCREEN_TEXTS } from './auth-texts.ts';
-import { PasswordRuleList, PasswordStrengthMeter } from './password-strength.tsx';
+import { PasswordRuleList, PasswordStrengthMeter } from '../../ui/password-strength.tsx';
 import { canSubmitReset, createResetPasswordStore, type ResetPasswordStore } from './reset-password-store.ts';
 import { InlineMessage, ScreenCard, ScreenHeader, SupportContact } from './screen-parts.tsx';
 

@@ -10,11 +10,11 @@ import { Dialog } from '../../ui/dialog.tsx';
 import { AlertCircleIcon, ArrowLeftIcon, ArrowRightIcon, CheckIcon } from '../../ui/icons.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { CodeInput, type CodeInputHandle } from './code-input.tsx';
-import { formatCountdown } from './countdown.ts';
 import { CountdownAnnouncer } from './countdown-announcer.tsx';
 import type { GoogleRegistrationData } from './google-registration-data.ts';
 import { googleRegistration, limitMessage } from './google-registration-store.ts';
 import { useSecondsUntil } from './use-countdown.ts';
+import { CodeError, ResendCode } from './wizard-parts.tsx';
 import { WizardProgress } from './wizard-progress.tsx';
 
 const { actions } = googleRegistration;
@@ -239,38 +239,10 @@ function CodeStep() {
           isFocusTarget
         />
         <div aria-live="assertive" aria-atomic="true">
-          {codeError && (
-            <p
-              id={errorId}
-              className="flex items-start gap-1.5 whitespace-pre-line text-sm font-medium text-red-700 dark:text-red-400"
-            >
-              <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
-              <span>{codeError}</span>
-            </p>
-          )}
+          <CodeError id={errorId} message={codeError} />
         </div>
       </div>
-      <div className="flex min-h-9 items-center justify-center text-sm">
-        {secondsLeft > 0 ? (
-          <p className="text-stone-600 dark:text-stone-400">
-            Podrás reenviar el código en{' '}
-            <span className="font-semibold tabular-nums text-stone-900 dark:text-white">
-              {formatCountdown(secondsLeft)}
-            </span>
-          </p>
-        ) : (
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => void actions.resendCode()}
-            isLoading={isResending}
-            loadingText="Enviando código..."
-          >
-            Reenviar código
-          </Button>
-        )}
-      </div>
-      <CountdownAnnouncer secondsLeft={secondsLeft} />
+      <ResendCode secondsLeft={secondsLeft} isResending={isResending} onResend={() => void actions.resendCode()} />
       <Navigation
         isBackDisabled={isBusy}
         forward={

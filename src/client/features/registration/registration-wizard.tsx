@@ -5,19 +5,17 @@ import { PHONE_COUNTRY_PREFIX, PHONE_DIGITS } from '#shared/auth/auth-constants'
 import { formatSpanishPhone } from '#shared/auth/phone';
 import { tokenStorage } from '../../services/token-storage.ts';
 import { Button } from '../../ui/button.tsx';
-import { AlertCircleIcon, CheckIcon } from '../../ui/icons.tsx';
+import { CheckIcon } from '../../ui/icons.tsx';
 import { textLinkClasses } from '../../ui/link-classes.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { CodeInput } from './code-input.tsx';
-import { CountdownAnnouncer } from './countdown-announcer.tsx';
-import { formatCountdown } from './countdown.ts';
-import { PasswordStrength } from './password-strength.tsx';
+import { PasswordStrength } from '../../ui/password-strength.tsx';
 import { registration } from './registration-store.ts';
 import { SUCCESS_ITEMS, SUCCESS_REDIRECT_AT_MS, redirectMessage, successProgress } from './success-timeline.ts';
 import { useSecondsUntil } from './use-countdown.ts';
-import { ForwardButton, FormAlert, StepForm, StepNavigation } from './wizard-parts.tsx';
+import { CodeError, ForwardButton, FormAlert, ResendCode, StepForm, StepNavigation } from './wizard-parts.tsx';
 import { WizardProgress } from './wizard-progress.tsx';
 import { WIZARD_STEPS, type WizardStep } from './wizard-machine.ts';
 import { cx } from '../../ui/cx.ts';
@@ -273,37 +271,9 @@ function CodeStep() {
           disabled={isVerifying}
           isFocusTarget
         />
-        {errors.code && (
-          <p
-            id={errorId}
-            className="flex items-start gap-1.5 whitespace-pre-line text-sm font-medium text-red-700 dark:text-red-400"
-          >
-            <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
-            <span>{errors.code}</span>
-          </p>
-        )}
+        <CodeError id={errorId} message={errors.code} />
       </div>
-      <div className="flex min-h-10 items-center justify-center text-sm">
-        {secondsLeft > 0 ? (
-          <p className="text-stone-600 dark:text-stone-400">
-            Podrás reenviar el código en{' '}
-            <span className="font-semibold tabular-nums text-stone-900 dark:text-white">
-              {formatCountdown(secondsLeft)}
-            </span>
-          </p>
-        ) : (
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => void actions.resendCode()}
-            isLoading={isResending}
-            loadingText="Enviando código..."
-          >
-            Reenviar código
-          </Button>
-        )}
-      </div>
-      <CountdownAnnouncer secondsLeft={secondsLeft} />
+      <ResendCode secondsLeft={secondsLeft} isResending={isResending} onResend={() => void actions.resendCode()} />
     </StepForm>
   );
 }

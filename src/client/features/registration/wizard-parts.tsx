@@ -2,6 +2,8 @@ import type { FormEvent, ReactNode } from 'react';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon, ArrowLeftIcon, ArrowRightIcon } from '../../ui/icons.tsx';
+import { formatCountdown } from './countdown.ts';
+import { CountdownAnnouncer } from './countdown-announcer.tsx';
 
 /** A step's frame: its heading and intro, its fields, and the navigation row at the foot. */
 export function StepForm({
@@ -101,5 +103,50 @@ export function FormAlert({ message }: { message: string | undefined }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The message under the code boxes (the wizard's code step and the Google modal). */
+export function CodeError({ id, message }: { id: string; message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p
+      id={id}
+      className="flex items-start gap-1.5 whitespace-pre-line text-sm font-medium text-red-700 dark:text-red-400"
+    >
+      <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
+      <span>{message}</span>
+    </p>
+  );
+}
+
+/** "Podrás reenviar el código en m:ss", then the "Reenviar código" button; announced to screen readers. */
+export function ResendCode({
+  secondsLeft,
+  isResending,
+  onResend,
+}: {
+  secondsLeft: number;
+  isResending: boolean;
+  onResend: () => void;
+}) {
+  return (
+    <>
+      <div className="flex min-h-10 items-center justify-center text-sm">
+        {secondsLeft > 0 ? (
+          <p className="text-stone-600 dark:text-stone-400">
+            Podrás reenviar el código en{' '}
+            <span className="font-semibold tabular-nums text-stone-900 dark:text-white">
+              {formatCountdown(secondsLeft)}
+            </span>
+          </p>
+        ) : (
+          <Button variant="ghost" size="sm" onClick={onResend} isLoading={isResending} loadingText="Enviando código...">
+            Reenviar código
+          </Button>
+        )}
+      </div>
+      <CountdownAnnouncer secondsLeft={secondsLeft} />
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { PASSWORD_RULES, type PasswordRule, passwordStrength, passwordStrengthLabel } from '#shared/auth/password';
-import { cx } from '../../ui/cx.ts';
+import { cx } from './cx.ts';
+import { CheckIcon } from './icons.tsx';
 
 const SCORE_COLOURS = [
   'bg-red-600 dark:bg-red-500',
@@ -80,7 +81,7 @@ export function PasswordRuleList({ password, id }: { password: string; id?: stri
                   : 'ring-1.5 ring-inset ring-stone-300 dark:ring-stone-600',
               )}
             >
-              {isMet ? '✓' : ''}
+              {isMet && <CheckIcon className="size-3" strokeWidth={3} />}
             </span>
             {RULE_LABELS[rule.rule]}
             <span className="sr-only">{isMet ? ': cumplido' : ': pendiente'}</span>
@@ -88,5 +89,15 @@ export function PasswordRuleList({ password, id }: { password: string; id?: stri
         );
       })}
     </ul>
+  );
+}
+
+/** The meter above the rule list, as the registration wizard's password step shows them. */
+export function PasswordStrength({ password, id }: { password: string; id?: string }) {
+  return (
+    <div id={id} className="flex flex-col gap-3">
+      <PasswordStrengthMeter password={password} />
+      <PasswordRuleList password={password} />
+    </div>
   );
 }
