@@ -200,7 +200,7 @@ export function DemoPhone({ isActive = true }: { isActive?: boolean }) {
                 <div
                   key={`card-${step}`}
                   aria-hidden="true"
-                  className="absolute inset-0 animate-[demo-card-in_520ms_cubic-bezier(0.2,0.8,0.2,1)_both]"
+                  className="absolute inset-0 motion-safe:animate-[demo-card-in_520ms_cubic-bezier(0.2,0.8,0.2,1)_both]"
                 >
                   <DemoCard profile={profile} />
                 </div>
@@ -209,7 +209,8 @@ export function DemoPhone({ isActive = true }: { isActive?: boolean }) {
                     key={`gone-${step}`}
                     aria-hidden="true"
                     className={cx(
-                      'pointer-events-none absolute inset-0',
+                      // With reduced motion the card that leaves is not drawn at all (no fly-out).
+                      'pointer-events-none absolute inset-0 motion-reduce:hidden',
                       lastSwipe === 'like'
                         ? 'animate-[demo-card-out-like_480ms_ease-in_both]'
                         : 'animate-[demo-card-out-pass_480ms_ease-in_both]',

@@ -38,7 +38,7 @@ function MatchCard({
           {`${Math.round(other.compatibilityScore)}%`}
         </span>
         {match.isRecent && (
-          <span className="pointer-events-none absolute right-2.5 top-2.5 rounded-full bg-emerald-600 px-2.5 py-1 text-xs font-bold text-white">
+          <span className="pointer-events-none absolute right-2.5 top-2.5 rounded-full bg-emerald-700 px-2.5 py-1 text-xs font-bold text-white">
             Nuevo
           </span>
         )}

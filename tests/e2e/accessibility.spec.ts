@@ -1,0 +1,70 @@
+/**
+ * QUALITY 29: axe-core finds no serious or critical violation (contrast included) on the screens
+ * of both specs, in the light and the dark theme, on a phone-sized viewport.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { matchedPair, pageFor } from './helpers/chat-setup.ts';
+import { expect, type Page, test } from './helpers/test.ts';
+
+const THEMES = ['light', 'dark'] as const;
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}) on ${page.url()}: ${violation.nodes
+          .slice(0, 3)
+          .map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ')}`)
+          .join(' | ')}`,
+    );
+}
+
+/** The stored theme, and reduced motion so axe never measures a card halfway through a fade. */
+async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.addInitScript((stored) => window.localStorage.setItem('theme', stored), theme);
+}
+
+for (const theme of THEMES) {
+  test(`the access screens pass axe in the ${theme} theme`, async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await useTheme(page, theme);
+    const found: string[] = [];
+    for (const path of ['/login', '/register', '/register/email', '/forgot-password', '/terms', '/esto-no-existe']) {
+      await page.goto(path);
+      // On a phone /login first shows the preview and its 'Iniciar Sesión' button, so no heading.
+      await expect(page.locator('a:visible, button:visible').first()).toBeVisible();
+      found.push(...(await seriousViolations(page)));
+    }
+    expect(found).toEqual([]);
+  });
+
+  test(`the signed-in screens pass axe in the ${theme} theme`, async ({ browser, request }) => {
+    const { a, conversationId } = await matchedPair(request);
+    const page = await pageFor(browser, a);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await useTheme(page, theme);
+    // The deck shows cards (with the Rechazar button) or, with nobody around, "Ajustar preferencias".
+    await page.goto('/home');
+    await expect(page.getByRole('button', { name: /^(Rechazar|Ajustar preferencias)$/ }).first()).toBeVisible({
+      timeout: 15_000,
+    });
+    const found: string[] = await seriousViolations(page);
+    const screens: Array<[string, string]> = [
+      ['/matches', 'Marcos'],
+      ['/messages', 'Marcos'],
+      [`/messages/${conversationId}`, 'Marcos'],
+      ['/notifications', 'Notificaciones'],
+      ['/config', 'Privacidad y Datos'],
+      ['/edit-profile', 'Editar perfil'],
+    ];
+    for (const [path, landmark] of screens) {
+      await page.goto(path);
+      await expect(page.getByText(landmark).filter({ visible: true }).first()).toBeVisible({ timeout: 15_000 });
+      found.push(...(await seriousViolations(page)));
+    }
+    expect(found).toEqual([]);
+  });
+}
