@@ -1,6 +1,14 @@
-import { expect, type Page, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  expect,
+  type Page,
+  request as apiRequest,
+  test,
+} from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
-import { matchedPair, pageFor, profileBody, signIn } from './helpers/chat-setup.ts';
+import { matchedPair, pageFor, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
+import { type ServerProcess, startServerProcess } from './helpers/server.ts';
 
 /** The app's IndexedDB databases (ours start with "entreno-"). */
 async function databases(page: Page): Promise<string[]> {
@@ -9,15 +17,42 @@ async function databases(page: Page): Promise<string[]> {
   );
 }
 
-/** Network and socket both cut: the browser is offline and Socket.IO cannot get through. */
+/** Network and socket both cut, for every page of the browser: offline, and Socket.IO cannot get through. */
 async function goOffline(page: Page) {
-  await page.route('**/socket.io/**', (route) => route.abort('internetdisconnected'));
+  await page.context().route('**/socket.io/**', (route) => route.abort('internetdisconnected'));
   await page.context().setOffline(true);
 }
 
 async function goOnline(page: Page) {
-  await page.unroute('**/socket.io/**');
+  await page.context().unroute('**/socket.io/**');
   await page.context().setOffline(false);
+}
+
+/** The service worker controls the page: from now on the app opens without the network. */
+async function waitForWorker(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+}
+
+/**
+ * "Opening the installed app" offline: the open page is closed and a new one of the same browser
+ * (worker, IndexedDB, stored session) starts at `path`, with no network at all.
+ */
+async function reopenOffline(page: Page, path: string): Promise<Page> {
+  const context = page.context();
+  await goOffline(page);
+  await page.close();
+  const reopened = await context.newPage();
+  await reopened.goto(path);
+  return reopened;
+}
+
+/** `POST /api/dev/notifications`: a notification to oneself (outside production only). */
+async function notifySelf(request: APIRequestContext, user: SignedIn, title: string) {
+  const response = await request.post('/api/dev/notifications', {
+    data: { type: 'system', title, body: 'Texto de la notificación' },
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  expect(response.status(), await response.text()).toBe(201);
 }
 
 test('messages written offline survive a reload and reach the other user once, in order', async ({
@@ -188,4 +223,197 @@ test('a swipe made offline is replayed once and shows the match when it syncs', 
     headers: { authorization: `Bearer ${ana.token}` },
   });
   expect(matches.ok(), await matches.text()).toBe(true);
+});
+
+test('the installed app opens offline on a deep link to a conversation, with its messages', async ({
+  browser,
+  request,
+}) => {
+  const { a, b, conversationId } = await matchedPair(request);
+  await sendMessage(request, b, a, conversationId, 'Nos vemos a las siete');
+  const page = await pageFor(browser, a);
+  await page.goto(`/messages/${conversationId}`);
+  await expect(page.getByText('Nos vemos a las siete')).toBeVisible();
+  await page.getByPlaceholder('Escribe un mensaje...').fill('Allí estaré');
+  await page.getByRole('button', { name: /enviar/i }).click();
+  await expect(page.getByText(/(Enviado|Entregado|Leído)$/)).toBeVisible();
+  await waitForWorker(page);
+
+  const reopened = await reopenOffline(page, `/messages/${conversationId}`);
+  await expect(reopened.getByRole('heading', { name: 'Marcos' })).toBeVisible();
+  await expect(reopened.getByText('Nos vemos a las siete')).toBeVisible();
+  await expect(reopened.getByText('Allí estaré')).toBeVisible();
+  await expect(reopened.getByTestId('connection-banner')).toContainText('Sin conexión');
+  await expect(reopened.getByPlaceholder('Escribe un mensaje...')).toBeVisible();
+});
+
+test('an offline start shows the last known matches and notifications', async ({ browser, request }) => {
+  const { a } = await matchedPair(request);
+  await notifySelf(request, a, 'Aviso para el tren');
+  const page = await pageFor(browser, a);
+  await page.goto('/matches');
+  const card = page.getByRole('button', { name: /^Marcos, \d+/ });
+  await expect(card).toBeVisible();
+  await page.goto('/notifications');
+  await expect(page.getByTestId('notification-card').filter({ hasText: 'Aviso para el tren' })).toBeVisible();
+  await waitForWorker(page);
+
+  const reopened = await reopenOffline(page, '/matches');
+  await expect(reopened.getByRole('button', { name: /^Marcos, \d+/ })).toBeVisible();
+  await expect(reopened.getByRole('heading', { name: 'Tus entrenamientos (1)' })).toBeVisible();
+  await expect(reopened.getByText('Error al obtener matches')).toHaveCount(0);
+  await reopened.goto('/notifications');
+  await expect(reopened.getByTestId('notification-card').filter({ hasText: 'Aviso para el tren' })).toBeVisible();
+  await expect(reopened.getByText('No se pudieron cargar las notificaciones.')).toHaveCount(0);
+});
+
+test('an offline start opens the deck with the last known profiles (and the own profile)', async ({
+  browser,
+  request,
+}) => {
+  // A spot of their own, so nobody from other tests is in this deck.
+  const spot = { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Lejos' };
+  const [ana, bruno, carla] = [
+    await signIn(request, await registerAccount(request, { name: 'Ana' })),
+    await signIn(request, await registerAccount(request, { name: 'Bruno' })),
+    await signIn(request, await registerAccount(request, { name: 'Carla' })),
+  ];
+  for (const [user, name] of [
+    [ana, 'Ana'],
+    [bruno, 'Bruno'],
+    [carla, 'Carla'],
+  ] as const) {
+    const created = await request.post('/api/profiles', {
+      data: profileBody(user.userId, name, spot),
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+  }
+  const page = await pageFor(browser, ana);
+  await page.goto('/home');
+  const top = page.getByRole('button', { name: /^(Bruno|Carla), \d+/ });
+  await expect(top.first()).toBeVisible();
+  const firstName = ((await top.first().textContent()) ?? '').split(',')[0]?.trim() ?? '';
+  // One swipe online: the saved deck keeps only the other one.
+  await page.getByRole('button', { name: 'Rechazar', exact: true }).click();
+  const other = firstName === 'Bruno' ? 'Carla' : 'Bruno';
+  await expect(page.getByRole('button', { name: new RegExp(`^${other}, \\d+`) })).toBeVisible();
+  await waitForWorker(page);
+
+  const reopened = await reopenOffline(page, '/home');
+  await expect(reopened.getByRole('button', { name: new RegExp(`^${other}, \\d+`) })).toBeVisible();
+  await expect(reopened.getByRole('button', { name: new RegExp(`^${firstName}, \\d+`) })).toHaveCount(0);
+  await expect(reopened.getByText('Error al obtener el perfil')).toHaveCount(0);
+});
+
+/** A page of `browser` signed in as `user` on another server (its own origin). */
+async function pageOn(browser: Browser, server: ServerProcess, user: SignedIn): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url });
+  await context.addInitScript(
+    ({ token, stored }) => {
+      if (!window.localStorage.getItem('token')) {
+        window.localStorage.setItem('token', token);
+        window.localStorage.setItem('user', stored);
+      }
+    },
+    { token: user.token, stored: JSON.stringify(user.user) },
+  );
+  return context.newPage();
+}
+
+test('a send cut by a server crash arrives exactly once after the restart', async ({ browser }) => {
+  test.setTimeout(180_000);
+  let server = await startServerProcess();
+  const api = await apiRequest.newContext({ baseURL: server.url });
+  try {
+    const { a, b, conversationId } = await matchedPair(api);
+    const page = await pageOn(browser, server, a);
+
+    // Between the page and the server: every Socket.IO frame passes, except that the answer to the
+    // first "sendMessage" is held back and the server is killed then. The message is committed on
+    // the server (it answers only after the commit), but the page never hears so.
+    let isUpgraded = false;
+    let heldAckId: string | null = null;
+    let isAckHeld = false;
+    let onAckHeld: () => void = () => {};
+    const ackHeld = new Promise<void>((resolve) => {
+      onAckHeld = resolve;
+    });
+    await page.context().routeWebSocket(/\/socket\.io\//, (ws) => {
+      const upstream = ws.connectToServer();
+      ws.onMessage((message) => {
+        if (message === '5') isUpgraded = true;
+        const send = typeof message === 'string' ? /^42(\d+)\["sendMessage"/.exec(message) : null;
+        if (send && heldAckId === null) heldAckId = send[1] ?? null;
+        upstream.send(message);
+      });
+      upstream.onMessage((message) => {
+        if (!isAckHeld && heldAckId !== null && typeof message === 'string' && message.startsWith(`43${heldAckId}[`)) {
+          isAckHeld = true;
+          onAckHeld();
+          return;
+        }
+        ws.send(message);
+      });
+    });
+
+    await page.goto(`/messages/${conversationId}`);
+    await expect(page.getByRole('heading', { name: 'Marcos' })).toBeVisible();
+    await expect(page.getByTestId('connection-banner')).toContainText('Conectado');
+    // The socket moved from polling to its WebSocket, where the frames can be held.
+    await expect.poll(() => isUpgraded, { timeout: 20_000 }).toBe(true);
+
+    await page.getByPlaceholder('Escribe un mensaje...').fill('Justo cuando se cae');
+    await page.getByRole('button', { name: /enviar/i }).click();
+    await ackHeld;
+    await server.kill();
+    await expect(page.getByText('Justo cuando se cae')).toBeVisible();
+    await expect(page.getByText('Enviando...')).toBeVisible();
+
+    server = await startServerProcess({ port: server.port, dataDir: server.dataDir });
+    await expect(page.getByTestId('connection-banner')).toContainText('Conectado', { timeout: 60_000 });
+    await expect(page.getByText('Enviando...')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByText(/(Enviado|Entregado|Leído)$/)).toBeVisible();
+    await expect(page.getByText('Justo cuando se cae')).toHaveCount(1);
+
+    // The server holds it once (the replay used the same clientId).
+    const serverTexts = async () => {
+      const answer = await api.get(`/api/messages/conversations/${conversationId}/messages?page=1&limit=50`, {
+        headers: { authorization: `Bearer ${b.token}` },
+      });
+      const { messages } = (await answer.json()) as { messages: { text: string }[] };
+      return messages.map((message) => message.text);
+    };
+    await expect.poll(serverTexts, { timeout: 20_000 }).toEqual(['Justo cuando se cae']);
+    // Still once a while later, and once after a reload.
+    await page.reload();
+    await expect(page.getByText('Justo cuando se cae')).toBeVisible();
+    await expect(page.getByText('Justo cuando se cae')).toHaveCount(1);
+    expect(await serverTexts()).toEqual(['Justo cuando se cae']);
+    await page.context().close();
+  } finally {
+    await api.dispose();
+    await server.stop();
+  }
+});
+
+test('the app asks the browser to keep its storage, so IndexedDB and the outbox are not evicted', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    const calls: string[] = [];
+    (window as unknown as { __persistCalls: string[] }).__persistCalls = calls;
+    const original = StorageManager.prototype.persist;
+    StorageManager.prototype.persist = function persist(this: StorageManager) {
+      calls.push('persist');
+      return original.call(this);
+    };
+  });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __persistCalls: string[] }).__persistCalls.length))
+    .toBeGreaterThan(0);
+  await context.close();
 });

@@ -33,3 +33,18 @@ export function nextEvent<T = unknown>(socket: Socket, event: string, timeoutMs 
     });
   });
 }
+
+/**
+ * Sends again every `everyMs` until `received` settles. Typing is relayed volatile, so the server
+ * may drop it while the recipient's transport is still busy with an earlier packet; the app's
+ * client re-sends typing while the person types (features/chat/typing-signal.ts), and so do tests.
+ */
+export async function resendUntil<T>(received: Promise<T>, send: () => void, everyMs = 200): Promise<T> {
+  send();
+  const timer = setInterval(send, everyMs);
+  try {
+    return await received;
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,8 +1,9 @@
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
 import { createMatchedPair, emitWithAck, pause, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi } from '../helpers/discovery-api.ts';
-import { connectSocket, nextEvent } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock } from '../helpers/test-clock.ts';
 
@@ -35,8 +36,18 @@ describe.runIf(isScaled)('chat across two nodes', () => {
     const sender = await connectSocket(nodeA, { token: pair.a.token });
     const recipient = await connectSocket(nodeB, { token: pair.b.token });
     const senderOtherTab = await connectSocket(nodeB, { token: pair.a.token });
+    // A socket that asked for the spec's alias names (docs/decisions/0013), on the other node.
+    const recipientAliases = io(nodeB.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token: pair.b.token, eventAliases: true },
+    });
+    await new Promise((resolve) => recipientAliases.once('connect', () => resolve(undefined)));
+    const aliasEvents = recordEvents(recipientAliases);
     try {
       const received = nextEvent<ChatMessage>(recipient, 'newMessage');
+      const receivedAsAlias = nextEvent<ChatMessage>(recipientAliases, 'message');
       const echoed = nextEvent<ChatMessage>(senderOtherTab, 'newMessage');
       const ack = await emitWithAck<{ ok: boolean; data: ChatMessage }>(sender, 'sendMessage', {
         conversationId: pair.conversationId,
@@ -45,6 +56,7 @@ describe.runIf(isScaled)('chat across two nodes', () => {
       });
       expect(ack).toMatchObject({ ok: true, data: { seq: 1 } });
       expect(await received).toEqual(ack.data);
+      expect(await receivedAsAlias).toEqual(ack.data);
       expect(await echoed).toEqual(ack.data);
 
       const read = nextEvent(sender, 'messagesRead');
@@ -54,9 +66,16 @@ describe.runIf(isScaled)('chat across two nodes', () => {
       });
       expect(await read).toMatchObject({ messageIds: [ack.data._id], status: 'read' });
 
-      const typing = nextEvent(sender, 'userTyping');
-      recipient.emit('typing', { conversationId: pair.conversationId, isTyping: true });
+      const typing = resendUntil(nextEvent(sender, 'userTyping'), () =>
+        recipient.emit('typing', { conversationId: pair.conversationId, isTyping: true }),
+      );
       expect(await typing).toEqual({ userId: pair.b.userId, conversationId: pair.conversationId, isTyping: true });
+      const aliasTyping = resendUntil(nextEvent(recipientAliases, 'typing'), () =>
+        sender.emit('typing', { conversationId: pair.conversationId, isTyping: true }),
+      );
+      expect(await aliasTyping).toEqual({ userId: pair.a.userId, conversationId: pair.conversationId, isTyping: true });
+      expect(aliasEvents.map((event) => event.name)).not.toContain('newMessage');
+      expect(aliasEvents.map((event) => event.name)).not.toContain('userTyping');
 
       // On screen on node B: a send through node A creates no notification for it.
       await recipient.timeout(2000).emitWithAck('presence:visible');
@@ -67,7 +86,7 @@ describe.runIf(isScaled)('chat across two nodes', () => {
       expect(events.map((event) => event.name)).toContain('newMessage');
       expect(events.filter((event) => event.name === 'notification')).toEqual([]);
     } finally {
-      for (const socket of [sender, recipient, senderOtherTab]) socket.close();
+      for (const socket of [sender, recipient, senderOtherTab, recipientAliases]) socket.close();
     }
   });
 });

@@ -323,4 +323,38 @@ describe('safety: blocks, reports, export, account deletion (docs/decisions/0012
     expect((await sendHttp(conversationId, '¿Hola?', other.token)).status).toBe(403);
     expect((await api.get(`/profiles/${id}`, other.token)).status).toBe(404);
   });
+
+  it('tells the client how a deletion is confirmed: the password, or ELIMINAR for Google-only accounts', async () => {
+    const clara = await app.auth.users.createUser({
+      name: 'Clara',
+      lastName: 'Prueba',
+      email: uniqueEmail('clave'),
+      phone: null,
+      password: GOOD_PASSWORD,
+    });
+    const withPassword = await app.auth.sessions.issueSession(clara.id, { rememberMe: true });
+    expect(await api.get('/account/deletion', withPassword.token)).toMatchObject({
+      status: 200,
+      body: { success: true, method: 'password' },
+    });
+    const email = uniqueEmail('google');
+    const created = await app.auth.users.createUser({
+      name: 'Gala',
+      lastName: 'Google',
+      email,
+      phone: null,
+      password: null,
+    });
+    const { token } = await app.auth.sessions.issueSession(created.id, { rememberMe: true });
+    expect(await api.get('/account/deletion', token)).toMatchObject({
+      status: 200,
+      body: { success: true, method: 'confirmation' },
+    });
+    expect((await api.get('/account/deletion')).status).toBe(401);
+    const wrongWord = await api.call('DELETE', '/account', { body: { confirmation: 'eliminar' }, token });
+    expect(wrongWord).toMatchObject({ status: 400, body: { message: SAFETY_MESSAGES.deleteConfirmation } });
+    const deleted = await api.call('DELETE', '/account', { body: { confirmation: 'ELIMINAR' }, token });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect((await api.get('/account/deletion', token)).status).toBe(401);
+  });
 });

@@ -7,7 +7,7 @@ import type { ChatMessage } from '#shared/chat/chat-schemas';
 import { type Api, createApi, GOOD_PASSWORD } from '../helpers/auth-api.ts';
 import { emitWithAck, eventually, nextEventMatching } from '../helpers/chat-api.ts';
 import { profileBody } from '../helpers/discovery-api.ts';
-import { connectSocket, nextEvent } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
 import { createScratchDatabase, type TestApp } from '../helpers/test-app.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
@@ -141,8 +141,9 @@ describe.runIf(isScaled)('two server processes on PostgreSQL and Redis', () => {
         return count.body.unreadCount === 1;
       });
 
-      const typing = nextEvent(socketA, 'userTyping');
-      socketB.emit('typing', { conversationId, isTyping: true });
+      const typing = resendUntil(nextEvent(socketA, 'userTyping'), () =>
+        socketB.emit('typing', { conversationId, isTyping: true }),
+      );
       expect(await typing).toEqual({ userId: b.userId, conversationId, isTyping: true });
 
       const read = nextEvent(socketA, 'messagesRead');

@@ -1,5 +1,6 @@
 import { SignOutButton } from '../features/auth/sign-out-button.tsx';
 import { setNotificationSoundOn, useNotificationSoundOn } from '../features/notifications/index.ts';
+import { AccountDataActions } from '../features/safety/index.ts';
 import { SettingsScreen } from '../features/settings/index.ts';
 import { Switch } from '../ui/switch.tsx';
 
@@ -15,12 +16,16 @@ function NotificationSoundSwitch() {
   );
 }
 
-/** Settings (spec 001 §2); sign-out comes from the auth feature, the sound switch from notifications. */
+/**
+ * Settings (spec 001 §2); sign-out comes from the auth feature, the sound switch from notifications,
+ * "Descargar mis datos" and "Eliminar mi cuenta" from safety.
+ */
 export function ConfigPage() {
   return (
     <SettingsScreen
       renderSignOutButton={() => <SignOutButton variant="danger" />}
       renderSoundSwitch={() => <NotificationSoundSwitch />}
+      renderDataActions={() => <AccountDataActions />}
     />
   );
 }

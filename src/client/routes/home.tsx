@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import type { OwnProfile } from '#shared/profile/profile-schema';
+import { removeFromDeck } from '../features/discovery/deck-store.ts';
 import { DiscoveryDeck, DiscoveryDeckSkeleton } from '../features/discovery/index.ts';
 import {
   loadOwnProfile,
@@ -9,6 +10,7 @@ import {
   setOwnProfile,
   useCurrentUserId,
 } from '../features/profile/index.ts';
+import { SafetyButtons } from '../features/safety/index.ts';
 import { Button } from '../ui/button.tsx';
 import { AlertCircleIcon } from '../ui/icons.tsx';
 
@@ -16,7 +18,10 @@ function HomeTitle() {
   return <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 dark:text-white">Conectar</h1>;
 }
 
-/** The suggestion deck, or the profile wizard for users without a profile (spec 001 §2). */
+/**
+ * The suggestion deck, or the profile wizard for users without a profile (spec 001 §2); the profile
+ * modal's block and report buttons come from the safety feature.
+ */
 export function HomePage() {
   const userId = useCurrentUserId();
   const own = useSnapshot(ownProfileState);
@@ -55,6 +60,15 @@ export function HomePage() {
       onPreferencesSaved={(saved) =>
         setOwnProfile({ ...(profile as OwnProfile), preferences: { ...profile.preferences, ...saved } } as OwnProfile)
       }
+      renderProfileActions={(shown, close) => (
+        <SafetyButtons
+          target={{ userId: shown.userId, name: shown.name }}
+          onBlocked={() => {
+            close();
+            removeFromDeck(shown.userId);
+          }}
+        />
+      )}
     />
   );
 }

@@ -1,14 +1,26 @@
 import { ProfileModalById } from '../features/discovery/index.ts';
 import { MatchesScreen } from '../features/matches/index.ts';
 import { useCurrentUserId } from '../features/profile/index.ts';
+import { SafetyButtons } from '../features/safety/index.ts';
 
-/** The user's matches, "entrenamientos" (spec 001 §2); the profile modal comes from discovery. */
+/**
+ * The user's matches, "entrenamientos" (spec 001 §2); the profile modal comes from discovery, its
+ * block and report buttons from safety (a block refreshes this list through `matches-changed`).
+ */
 export function MatchesPage() {
   const userId = useCurrentUserId();
   return (
     <MatchesScreen
       userId={userId}
-      renderProfileModal={(profileUserId, onClose) => <ProfileModalById userId={profileUserId} onClose={onClose} />}
+      renderProfileModal={(profileUserId, onClose) => (
+        <ProfileModalById
+          userId={profileUserId}
+          onClose={onClose}
+          renderActions={(profile) => (
+            <SafetyButtons target={{ userId: profile.userId, name: profile.name }} onBlocked={onClose} />
+          )}
+        />
+      )}
     />
   );
 }

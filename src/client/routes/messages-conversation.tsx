@@ -1,8 +1,22 @@
-import { useParams } from '@tanstack/react-router';
+import { useNavigate, useParams } from '@tanstack/react-router';
 import { ChatScreen } from '../features/chat/index.ts';
+import { SafetyMenu } from '../features/safety/index.ts';
 
-/** One conversation, /messages/{conversationId} (spec 001 §2). */
+/** One conversation, /messages/{conversationId} (spec 001 §2); the block and report menu comes from safety. */
 export function MessagesConversationPage() {
   const { conversationId } = useParams({ from: '/app/messages/$conversationId' });
-  return <ChatScreen key={conversationId} conversationId={conversationId} />;
+  const navigate = useNavigate();
+  return (
+    <ChatScreen
+      key={conversationId}
+      conversationId={conversationId}
+      renderHeaderActions={({ otherUser }) => (
+        <SafetyMenu
+          target={{ userId: otherUser.userId, name: otherUser.name, conversationId }}
+          // The conversation ended for both: the server's conversationUpdated takes it out of the list.
+          onBlocked={() => void navigate({ to: '/messages', replace: true })}
+        />
+      )}
+    />
+  );
 }

@@ -7,6 +7,9 @@
  */
 import Dexie, { type EntityTable, liveQuery } from 'dexie';
 import type { ChatMessage, ConversationSummary, MessageStatus } from '#shared/chat/chat-schemas';
+import type { MatchListItem } from '#shared/discovery/discovery-schemas';
+import type { Notification } from '#shared/notifications/notification-schemas';
+import type { OwnProfile, PublicProfile } from '#shared/profile/profile-schema';
 import { LOCAL_DB_PREFIX, SESSION_DB_NAME } from '#shared/offline';
 
 export { LOCAL_DB_PREFIX, SESSION_DB_NAME } from '#shared/offline';
@@ -19,10 +22,13 @@ export type StoredMessage = Omit<ChatMessage, 'status' | 'seq'> & {
   seq: number | null;
 };
 
-export type StoredMatch = { matchId: string; conversationId: string; otherUser: unknown; createdAt: string };
-export type StoredNotification = { id: string; createdAt: string } & Record<string, unknown>;
-export type StoredDeckProfile = { userId: string; position: number } & Record<string, unknown>;
-export type StoredOwnProfile = { userId: string } & Record<string, unknown>;
+/** A match as the last list showed it; `position` keeps the server's order. */
+export type StoredMatch = MatchListItem & { position: number };
+/** A notification keyed by its `_id` (as `id`). */
+export type StoredNotification = Notification & { id: string };
+/** A profile of the last known deck, in deck order. */
+export type StoredDeckProfile = PublicProfile & { position: number };
+export type StoredOwnProfile = OwnProfile;
 export type MetaRow = { key: string; value: string };
 
 export type OutboxKind = 'message' | 'swipe' | 'markRead';
@@ -100,6 +106,11 @@ export function selectLocalDb(userId: string): LocalDb {
   current = { userId, db: openLocalDb(userId) };
   for (const listener of dbListeners) listener();
   return current.db;
+}
+
+/** The open database when it belongs to `userId` (an answer for another user is not stored). */
+export function dbFor(userId: string): LocalDb | null {
+  return current?.userId === userId ? current.db : null;
 }
 
 /** Sign-out (QUALITY 23): closes and deletes the user's database, and the worker's session row. */
@@ -212,6 +223,136 @@ export async function removeConversations(db: LocalDb, ids: readonly string[]): 
 
 export async function readMeta(db: LocalDb, key: string): Promise<string | undefined> {
   return (await db.meta.get(key))?.value;
+}
+
+export async function writeMeta(db: LocalDb, key: string, value: string): Promise<void> {
+  await db.meta.put({ key, value });
+}
+
+// ---- the last known screens (QUALITY 19) --------------------------------------------------------
+// Each list remembers that it was saved (a `meta` row), so an empty list ("no matches yet") shows
+// offline as empty, and a list never loaded on this device as unknown (null).
+
+export const SAVED_AT = {
+  matches: 'saved:matches',
+  notifications: 'saved:notifications',
+  notificationsUnread: 'notifications:unread',
+  deck: 'saved:deck',
+  ownProfile: 'saved:ownProfile',
+} as const;
+
+/**
+ * A plain copy of data that came as JSON: the screens' state (valtio) turns the objects it holds
+ * into proxies, which IndexedDB cannot clone.
+ */
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+const withPosition = <T>(items: readonly T[]) => plain(items).map((item, position) => ({ ...item, position }));
+const withoutPosition = <T extends { position: number }>(rows: readonly T[]): Omit<T, 'position'>[] =>
+  [...rows].sort((a, b) => a.position - b.position).map(({ position: _position, ...item }) => item);
+
+async function markSaved(db: LocalDb, key: string): Promise<void> {
+  await db.meta.put({ key, value: new Date().toISOString() });
+}
+
+/** The matches list as the server sent it last (replaces the previous one). */
+export async function saveMatches(db: LocalDb, matches: readonly MatchListItem[]): Promise<void> {
+  await db.transaction('rw', db.matches, db.meta, async () => {
+    await db.matches.clear();
+    await db.matches.bulkPut(withPosition(matches));
+    await markSaved(db, SAVED_AT.matches);
+  });
+}
+
+/** The last known matches, or null when this device never loaded them. */
+export async function readMatches(db: LocalDb): Promise<MatchListItem[] | null> {
+  return db.transaction('r', db.matches, db.meta, async () => {
+    if (!(await db.meta.get(SAVED_AT.matches))) return null;
+    return withoutPosition(await db.matches.toArray());
+  });
+}
+
+/** The deck as it stands (what is left of the last pages), in order; replaces the previous one. */
+export async function saveDeck(db: LocalDb, profiles: readonly PublicProfile[]): Promise<void> {
+  await db.transaction('rw', db.deckProfiles, db.meta, async () => {
+    await db.deckProfiles.clear();
+    await db.deckProfiles.bulkPut(withPosition(profiles));
+    await markSaved(db, SAVED_AT.deck);
+  });
+}
+
+/** The last known deck, or null when this device never loaded one. */
+export async function readDeck(db: LocalDb): Promise<PublicProfile[] | null> {
+  return db.transaction('r', db.deckProfiles, db.meta, async () => {
+    if (!(await db.meta.get(SAVED_AT.deck))) return null;
+    return withoutPosition(await db.deckProfiles.toArray());
+  });
+}
+
+/** A profile swiped (or blocked) leaves the saved deck. */
+export async function removeDeckProfile(db: LocalDb, userId: string): Promise<void> {
+  await db.deckProfiles.delete(userId);
+}
+
+/** The own profile, or null when the user has none yet (the wizard). */
+export async function saveOwnProfile(db: LocalDb, profile: OwnProfile | null): Promise<void> {
+  await db.transaction('rw', db.ownProfile, db.meta, async () => {
+    await db.ownProfile.clear();
+    if (profile) await db.ownProfile.put(plain(profile));
+    await markSaved(db, SAVED_AT.ownProfile);
+  });
+}
+
+/** The last known own profile: `undefined` when never loaded here, `null` when there is none. */
+export async function readOwnProfile(db: LocalDb, userId: string): Promise<OwnProfile | null | undefined> {
+  return db.transaction('r', db.ownProfile, db.meta, async () => {
+    if (!(await db.meta.get(SAVED_AT.ownProfile))) return undefined;
+    return (await db.ownProfile.get(userId)) ?? null;
+  });
+}
+
+const toNotificationRow = (notification: Notification): StoredNotification => ({
+  ...plain(notification),
+  id: notification._id,
+});
+
+/**
+ * The first page of a filter as the server sent it: replaces what was known of that filter
+ * (everything for `all`, that type otherwise), so a notification deleted elsewhere goes too.
+ */
+export async function saveNotificationPage(
+  db: LocalDb,
+  type: Notification['type'] | 'all',
+  notifications: readonly Notification[],
+): Promise<void> {
+  await db.transaction('rw', db.notifications, db.meta, async () => {
+    if (type === 'all') await db.notifications.clear();
+    else await db.notifications.filter((row) => row.type === type).delete();
+    await db.notifications.bulkPut(notifications.map(toNotificationRow));
+    await markSaved(db, SAVED_AT.notifications);
+  });
+}
+
+/** Notifications known one by one (a further page, a live one, a changed read state). */
+export async function putNotifications(db: LocalDb, notifications: readonly Notification[]): Promise<void> {
+  if (notifications.length > 0) await db.notifications.bulkPut(notifications.map(toNotificationRow));
+}
+
+export async function deleteNotification(db: LocalDb, id: string): Promise<void> {
+  await db.notifications.delete(id);
+}
+
+export async function markAllNotificationsRead(db: LocalDb): Promise<void> {
+  await db.notifications.toCollection().modify({ isRead: true });
+}
+
+/** The last known notifications, newest first, or null when this device never loaded them. */
+export async function readNotifications(db: LocalDb): Promise<Notification[] | null> {
+  return db.transaction('r', db.notifications, db.meta, async () => {
+    if (!(await db.meta.get(SAVED_AT.notifications))) return null;
+    const rows = await db.notifications.orderBy('createdAt').reverse().toArray();
+    return rows.map(({ id: _id, ...notification }) => notification);
+  });
 }
 
 // ---- outbox ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   ConnectionService,
+  JOIN_BATCH_SIZE,
   MAX_JOINED_ROOMS,
   type SocketAuthPayload,
   type SocketLike,
@@ -19,6 +20,15 @@ class FakeSocket implements SocketLike {
   private managerHandlers = new Map<string, Handler[]>();
   private anyHandlers: ((event: string, ...args: unknown[]) => void)[] = [];
   ackWith: ((event: string, payload: unknown) => unknown) | null = null;
+  /** True: acknowledgements wait in `pendingAcks` until the test answers them. */
+  holdAcks = false;
+  pendingAcks: { event: string; payload: unknown; answer: (result: unknown) => void }[] = [];
+  volatileEmitted: { event: string; args: unknown[] }[] = [];
+  volatile = {
+    emit: (event: string, ...args: unknown[]) => {
+      this.volatileEmitted.push({ event, args });
+    },
+  };
   constructor(readonly auth: (callback: (data: SocketAuthPayload) => void) => void) {}
   io = {
     on: (event: string, handler: Handler) => {
@@ -38,7 +48,8 @@ class FakeSocket implements SocketLike {
     return {
       emit: (event: string, payload: unknown, ack: (error: unknown, result?: unknown) => void) => {
         this.emitted.push({ event, args: [payload] });
-        if (this.ackWith) ack(null, this.ackWith(event, payload));
+        if (this.holdAcks) this.pendingAcks.push({ event, payload, answer: (result) => ack(null, result) });
+        else if (this.ackWith) ack(null, this.ackWith(event, payload));
         else ack(new Error('operation has timed out'));
       },
     };
@@ -63,6 +74,12 @@ class FakeSocket implements SocketLike {
     return this.emitted.filter((entry) => entry.event === name).map((entry) => entry.args[0]);
   }
 }
+
+/** Lets queued promise chains (the batches of joins) run. */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+const joinIds = (socket: FakeSocket) =>
+  socket.eventsNamed('joinConversation').map((payload) => (payload as { conversationId: string }).conversationId);
 
 function setup(options: { token?: string; visible?: boolean } = {}) {
   const sockets: FakeSocket[] = [];
@@ -185,29 +202,168 @@ describe('ConnectionService rooms', () => {
     const socket = sockets[0] as FakeSocket;
     socket.fire('connect');
     service.joinConversation('c2');
-    expect(socket.eventsNamed('joinConversation')).toEqual([{ conversationId: 'c1' }, { conversationId: 'c2' }]);
+    await flush();
+    expect(joinIds(socket)).toEqual(['c1', 'c2']);
     socket.fire('disconnect', 'transport close');
     socket.fire('connect');
-    expect(socket.eventsNamed('joinConversation').slice(2)).toEqual([
-      { conversationId: 'c1' },
-      { conversationId: 'c2' },
-    ]);
+    await flush();
+    expect(joinIds(socket).slice(2)).toEqual(['c1', 'c2']);
+  });
+
+  it('joins conversations in batches of 5, each after the server answered the previous one', async () => {
+    const { service, sockets } = setup();
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    socket.holdAcks = true;
+    socket.fire('connect');
+    service.joinConversations(ids('c', 12));
+    await flush();
+    expect(joinIds(socket)).toEqual(ids('c', JOIN_BATCH_SIZE));
+    // Four of five answers are not enough for the next batch.
+    for (const pending of socket.pendingAcks.splice(0, 4)) pending.answer({ ok: true });
+    await flush();
+    expect(joinIds(socket)).toHaveLength(5);
+    socket.pendingAcks.shift()?.answer({ ok: true });
+    await flush();
+    expect(joinIds(socket)).toEqual(ids('c', 10));
+    // A room left before its batch goes out is not joined at all.
+    service.leaveConversation('c11');
+    for (const pending of socket.pendingAcks.splice(0)) pending.answer({ ok: true });
+    await flush();
+    expect(joinIds(socket)).toEqual([...ids('c', 10), 'c10']);
+    expect(service.joinedRooms).toEqual(ids('c', 11));
+  });
+
+  it('rejoins after a reconnect in batches of 5 too, and drops what the old connection still had queued', async () => {
+    const { service, sockets } = setup();
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    socket.holdAcks = true;
+    socket.fire('connect');
+    service.joinConversations(ids('c', 12));
+    await flush();
+    expect(joinIds(socket)).toHaveLength(5);
+    socket.fire('disconnect', 'transport close');
+    socket.pendingAcks.splice(0);
+    socket.fire('connect');
+    await flush();
+    expect(joinIds(socket).slice(5)).toEqual(ids('c', 5));
+    for (let round = 0; round < 3; round++) {
+      for (const pending of socket.pendingAcks.splice(0)) pending.answer({ ok: true });
+      await flush();
+    }
+    expect(joinIds(socket).slice(5)).toEqual(ids('c', 12));
   });
 
   it('keeps at most 20 rooms, leaving the oldest; re-joining refreshes a room', async () => {
     const { service, sockets } = setup();
     await service.open();
     const socket = sockets[0] as FakeSocket;
+    socket.ackWith = () => ({ ok: true });
     socket.fire('connect');
     for (let i = 0; i < MAX_JOINED_ROOMS; i++) service.joinConversation(`c${i}`);
+    await flush();
     service.joinConversation('c0');
     service.joinConversation('new');
     expect(service.joinedRooms).toHaveLength(MAX_JOINED_ROOMS);
     expect(service.joinedRooms).toContain('c0');
     expect(service.joinedRooms).not.toContain('c1');
     expect(socket.eventsNamed('leaveConversation')).toEqual([{ conversationId: 'c1' }]);
-    service.leaveConversation('new');
+    await flush();
+    // Joined once each, c0 included: the refresh of a kept room sends nothing.
+    expect(joinIds(socket).filter((id) => id === 'c0')).toHaveLength(1);
+    expect(joinIds(socket)).toEqual([...ids('c', MAX_JOINED_ROOMS), 'new']);
+    service.leaveConversations(['new', 'c0']);
     expect(service.joinedRooms).not.toContain('new');
+    // c0 was joined twice (two holders): one leave keeps it.
+    expect(service.joinedRooms).toContain('c0');
+  });
+
+  it('leaves a room only when its last holder lets it go (the list and the open chat)', async () => {
+    const { service, sockets } = setup();
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    socket.ackWith = () => ({ ok: true });
+    socket.fire('connect');
+    service.joinConversations(['a', 'b', 'c']);
+    service.joinConversation('b');
+    service.leaveConversations(['a', 'b', 'c']);
+    expect(service.joinedRooms).toEqual(['b']);
+    expect(socket.eventsNamed('leaveConversation')).toEqual([{ conversationId: 'a' }, { conversationId: 'c' }]);
+    service.leaveConversation('b');
+    expect(service.joinedRooms).toEqual([]);
+    service.leaveConversation('b');
+    expect(socket.eventsNamed('leaveConversation')).toHaveLength(3);
+  });
+
+  it('forgets a room whose join the server refuses, so a reconnect does not try it again', async () => {
+    const { service, sockets } = setup();
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    socket.ackWith = (_event, payload) =>
+      (payload as { conversationId: string }).conversationId === 'gone'
+        ? { ok: false, message: 'Conversación no encontrada', status: 404 }
+        : { ok: true };
+    socket.fire('connect');
+    service.joinConversations(['kept', 'gone']);
+    await flush();
+    expect(service.joinedRooms).toEqual(['kept']);
+    socket.fire('disconnect', 'transport close');
+    socket.fire('connect');
+    await flush();
+    expect(joinIds(socket)).toEqual(['kept', 'gone', 'kept']);
+  });
+
+  it('keeps rooms joined while offline and joins them once connected', async () => {
+    const { service, sockets } = setup();
+    service.joinConversations(ids('c', 7));
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    socket.ackWith = () => ({ ok: true });
+    expect(socket.emitted).toEqual([]);
+    socket.fire('connect');
+    await flush();
+    await flush();
+    expect(joinIds(socket)).toEqual(ids('c', 7));
+  });
+});
+
+describe('ConnectionService event names and volatile emits', () => {
+  it('hands the spec alias names to the canonical listeners (docs/decisions/0013)', async () => {
+    const { service, sockets } = setup();
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    socket.fire('connect');
+    const heard: string[] = [];
+    service.on('newMessage', (message) => heard.push(`newMessage:${message._id}`));
+    service.on('userTyping', (event) => heard.push(`userTyping:${event.isTyping}`));
+    service.on('conversationUpdated', (event) => heard.push(`conversationUpdated:${event.conversationId}`));
+    socket.fireServer('message', { _id: 'm1' });
+    socket.fireServer('newMessage', { _id: 'm2' });
+    socket.fireServer('typing', { userId: 'u', conversationId: 'c', isTyping: true });
+    socket.fireServer('userTyping', { userId: 'u', conversationId: 'c', isTyping: false });
+    socket.fireServer('conversationsUpdated', { conversationId: 'c1' });
+    socket.fireServer('conversationUpdated', { conversationId: 'c2' });
+    expect(heard).toEqual([
+      'newMessage:m1',
+      'newMessage:m2',
+      'userTyping:true',
+      'userTyping:false',
+      'conversationUpdated:c1',
+      'conversationUpdated:c2',
+    ]);
+  });
+
+  it('sends volatile emits through socket.volatile, and only while connected', async () => {
+    const { service, sockets } = setup();
+    expect(service.emitVolatile('typing', { conversationId: 'c', isTyping: true })).toBe(false);
+    await service.open();
+    const socket = sockets[0] as FakeSocket;
+    expect(service.emitVolatile('typing', { conversationId: 'c', isTyping: true })).toBe(false);
+    socket.fire('connect');
+    expect(service.emitVolatile('typing', { conversationId: 'c', isTyping: true })).toBe(true);
+    expect(socket.volatileEmitted).toEqual([{ event: 'typing', args: [{ conversationId: 'c', isTyping: true }] }]);
+    expect(socket.eventsNamed('typing')).toEqual([]);
   });
 });
 

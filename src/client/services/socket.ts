@@ -2,12 +2,19 @@
  * The real-time connection (spec 001 §4 "Real-time connection", §7 "Real-time socket"), shaped
  * like bluesky's chat agent (STYLE.md): a plain class with a status machine and
  * `subscribe/getSnapshot` for `useSyncExternalStore`. It opens on sign-in, closes on sign-out,
- * keeps the joined conversation rooms (at most 20) and rejoins them after every reconnect, and
- * tells the server whether a client of this user is on screen (notifications README: presence).
+ * keeps the joined conversation rooms (at most 20, joined five at a time) and rejoins them after
+ * every reconnect, and tells the server whether a client of this user is on screen
+ * (notifications README: presence). The spec's alias event names reach the canonical listeners
+ * (docs/decisions/0013).
  */
 import type { Socket } from 'socket.io-client';
 import { TOKEN_INVALIDATED_EVENT } from '#shared/auth/auth-constants';
-import type { ClientToServerEvents, ServerToClientEvents, SocketAck } from '#shared/chat/socket-events';
+import {
+  type ClientToServerEvents,
+  canonicalEventName,
+  type ServerToClientEvents,
+  type SocketAck,
+} from '#shared/chat/socket-events';
 import { leader } from './leader.ts';
 import { onSignIn, onSignOut, signOut } from './session.ts';
 import { tokenStorage } from './token-storage.ts';
@@ -18,6 +25,8 @@ export const SOCKET_RECONNECT_DELAY_MS = 1000;
 export const SOCKET_RECONNECT_DELAY_MAX_MS = 5000;
 /** Spec 001 §9: at most 20 joined rooms, the oldest dropped. */
 export const MAX_JOINED_ROOMS = 20;
+/** Spec 001 §9: conversations are joined in batches of 5. */
+export const JOIN_BATCH_SIZE = 5;
 /** How long an acknowledged emit waits before it fails. */
 export const SOCKET_ACK_TIMEOUT_MS = 10_000;
 
@@ -61,6 +70,8 @@ export interface SocketLike {
   on(event: string, handler: AnyHandler): unknown;
   onAny(handler: (event: string, ...args: unknown[]) => void): unknown;
   emit(event: string, ...args: unknown[]): unknown;
+  /** Emits that Socket.IO drops rather than buffers when the transport cannot take them now. */
+  readonly volatile: { emit(event: string, ...args: unknown[]): unknown };
   timeout(ms: number): { emit(event: string, ...args: unknown[]): unknown };
   connect(): unknown;
   disconnect(): unknown;
@@ -87,8 +98,12 @@ export class ConnectionService {
   private status: ConnectionStatus = { status: 'disconnected', reason: 'signed_out' };
   private readonly listeners = new Set<StatusListener>();
   private readonly handlers = new Map<string, Set<AnyHandler>>();
-  /** Joined conversation ids, oldest first. */
-  private rooms: string[] = [];
+  /** Joined conversation ids, oldest first, with how many holders (screens) keep each. */
+  private rooms = new Map<string, number>();
+  /** The batches of joins still to send on the current connection, in order. */
+  private joinQueue: Promise<void> = Promise.resolve();
+  /** Bumped by every connect and close: batches queued for an earlier connection are skipped. */
+  private connectionEpoch = 0;
   private socket: SocketLike | null = null;
   /** Bumped by every open/close so a socket created for an older session is thrown away. */
   private generation = 0;
@@ -112,7 +127,7 @@ export class ConnectionService {
   }
 
   get joinedRooms(): readonly string[] {
-    return this.rooms;
+    return [...this.rooms.keys()];
   }
 
   private setStatus(next: ConnectionStatus) {
@@ -163,7 +178,8 @@ export class ConnectionService {
     const socket = this.socket;
     this.socket = null;
     this.openedWith = undefined;
-    this.rooms = [];
+    this.rooms.clear();
+    this.connectionEpoch++;
     this.hasConnectedOnce = false;
     socket?.disconnect();
     this.setStatus({ status: 'disconnected', reason: 'signed_out' });
@@ -212,11 +228,46 @@ export class ConnectionService {
     this.hasConnectedOnce = true;
     this.setStatus({ status: 'connected', socketId: socket.id ?? '' });
     // A new connection has no rooms on the server: join every kept one again.
-    for (const conversationId of this.rooms) socket.emit('joinConversation', { conversationId });
+    this.connectionEpoch++;
+    this.joinQueue = Promise.resolve();
+    this.sendJoins(this.joinedRooms);
+  }
+
+  /**
+   * Sends `joinConversation` five at a time, the next five once the server has answered (or failed
+   * to answer) the previous ones. A room left meanwhile, or a newer socket, skips the rest; a join
+   * the server refuses forgets the room, so it is not tried again on every reconnect.
+   */
+  private sendJoins(conversationIds: readonly string[]) {
+    const socket = this.socket;
+    if (!socket?.connected || conversationIds.length === 0) return;
+    const epoch = this.connectionEpoch;
+    const isCurrent = () => this.socket === socket && socket.connected && this.connectionEpoch === epoch;
+    const batches: string[][] = [];
+    for (let start = 0; start < conversationIds.length; start += JOIN_BATCH_SIZE) {
+      batches.push(conversationIds.slice(start, start + JOIN_BATCH_SIZE));
+    }
+    for (const batch of batches) {
+      this.joinQueue = this.joinQueue.then(async () => {
+        if (!isCurrent()) return;
+        const kept = batch.filter((conversationId) => this.rooms.has(conversationId));
+        await Promise.all(
+          kept.map((conversationId) =>
+            this.request('joinConversation', { conversationId }).catch((error: unknown) => {
+              if (error instanceof SocketRequestError && error.kind === 'refused' && isCurrent()) {
+                this.rooms.delete(conversationId);
+              }
+              this.deps.log?.(`socket: joining ${conversationId} failed`, error);
+            }),
+          ),
+        );
+      });
+    }
   }
 
   private dispatch(event: string, args: unknown[]) {
-    const set = this.handlers.get(event);
+    // `message`, `typing`, `conversationsUpdated` are the same events under the spec's other names.
+    const set = this.handlers.get(canonicalEventName(event));
     if (!set) return;
     for (const handler of [...set]) {
       try {
@@ -242,25 +293,46 @@ export class ConnectionService {
   }
 
   /**
-   * Keeps a conversation room joined (now and after every reconnect). The most recently joined
-   * stay; past 20 the oldest is left.
+   * Keeps conversation rooms joined (now and after every reconnect) for one more holder each: the
+   * most recently joined stay, past 20 the oldest are left. New rooms are joined in batches of 5.
    */
-  joinConversation(conversationId: string): void {
-    const index = this.rooms.indexOf(conversationId);
-    if (index >= 0) this.rooms.splice(index, 1);
-    this.rooms.push(conversationId);
-    while (this.rooms.length > MAX_JOINED_ROOMS) {
-      const dropped = this.rooms.shift() as string;
-      this.emitIfConnected('leaveConversation', { conversationId: dropped });
+  joinConversations(conversationIds: readonly string[]): void {
+    const fresh: string[] = [];
+    for (const conversationId of conversationIds) {
+      const holders = this.rooms.get(conversationId) ?? 0;
+      this.rooms.delete(conversationId);
+      this.rooms.set(conversationId, holders + 1);
+      if (holders === 0 && !fresh.includes(conversationId)) fresh.push(conversationId);
     }
-    if (index < 0) this.emitIfConnected('joinConversation', { conversationId });
+    for (const dropped of [...this.rooms.keys()].slice(0, Math.max(0, this.rooms.size - MAX_JOINED_ROOMS))) {
+      this.rooms.delete(dropped);
+      const index = fresh.indexOf(dropped);
+      if (index >= 0) fresh.splice(index, 1);
+      else this.emitIfConnected('leaveConversation', { conversationId: dropped });
+    }
+    this.sendJoins(fresh);
+  }
+
+  joinConversation(conversationId: string): void {
+    this.joinConversations([conversationId]);
+  }
+
+  /** One holder lets the rooms go; a room is left when its last holder does. */
+  leaveConversations(conversationIds: readonly string[]): void {
+    for (const conversationId of conversationIds) {
+      const holders = this.rooms.get(conversationId);
+      if (holders === undefined) continue;
+      if (holders > 1) {
+        this.rooms.set(conversationId, holders - 1);
+        continue;
+      }
+      this.rooms.delete(conversationId);
+      this.emitIfConnected('leaveConversation', { conversationId });
+    }
   }
 
   leaveConversation(conversationId: string): void {
-    const index = this.rooms.indexOf(conversationId);
-    if (index < 0) return;
-    this.rooms.splice(index, 1);
-    this.emitIfConnected('leaveConversation', { conversationId });
+    this.leaveConversations([conversationId]);
   }
 
   /** Fire-and-forget (typing, receipts): dropped when not connected. Returns whether it was sent. */
@@ -271,6 +343,17 @@ export class ConnectionService {
     const socket = this.socket;
     if (!socket?.connected) return false;
     socket.emit(event, ...args);
+    return true;
+  }
+
+  /**
+   * A volatile emit (typing): dropped when not connected, and by Socket.IO when the transport is
+   * busy at this instant. Returns whether it was handed to a connected socket.
+   */
+  emitVolatile<E extends keyof ClientToServerEvents>(event: E, ...args: Parameters<ClientToServerEvents[E]>): boolean {
+    const socket = this.socket;
+    if (!socket?.connected) return false;
+    socket.volatile.emit(event, ...args);
     return true;
   }
 

@@ -115,8 +115,45 @@ export const CHAT_EVENTS = {
   messagesDelivered: 'messagesDelivered',
   messagesRead: 'messagesRead',
   userTyping: 'userTyping',
-  typing: 'typing',
 } as const;
+
+/**
+ * Spec 001 §7 names three received events twice: `newMessage` "also seen as `message`",
+ * `userTyping` and `typing`, `conversationUpdated` and `conversationsUpdated`. Each pair is one
+ * event under two names, with one payload (docs/decisions/0013): the server sends a socket
+ * exactly one of the two, the canonical name unless the socket asked for the aliases at connect
+ * (`SocketHandshakeAuth.eventAliases`), and a client treats both names alike.
+ */
+export const CHAT_EVENT_ALIASES = {
+  message: 'newMessage',
+  typing: 'userTyping',
+  conversationsUpdated: 'conversationUpdated',
+} as const satisfies Record<string, keyof typeof CHAT_EVENTS>;
+export type ChatEventAlias = keyof typeof CHAT_EVENT_ALIASES;
+export type AliasedChatEvent = (typeof CHAT_EVENT_ALIASES)[ChatEventAlias];
+
+/** The alias of a canonical event name, if it has one. */
+export function aliasOf(event: string): ChatEventAlias | undefined {
+  for (const [alias, canonical] of Object.entries(CHAT_EVENT_ALIASES)) {
+    if (canonical === event) return alias as ChatEventAlias;
+  }
+  return undefined;
+}
+
+/** The canonical name of a received event (itself when it is no alias). */
+export function canonicalEventName(event: string): string {
+  return Object.hasOwn(CHAT_EVENT_ALIASES, event) ? CHAT_EVENT_ALIASES[event as ChatEventAlias] : event;
+}
+
+/** What a client may put in the Socket.IO handshake's `auth`. */
+export type SocketHandshakeAuth = {
+  /** The session token (or the Authorization header). */
+  token?: string;
+  /** Whether the page is on screen (notifications presence, docs/decisions/0007). */
+  visible?: boolean;
+  /** True: this socket gets `message`, `typing` and `conversationsUpdated` instead of their canonical names. */
+  eventAliases?: boolean;
+};
 
 /** Spec 001 §3 "Typing event". */
 export type TypingEvent = { userId: string; conversationId: string; isTyping: boolean };
@@ -145,8 +182,12 @@ export interface ServerToClientEvents {
   messagesDelivered: (event: MessagesDeliveredEvent) => void;
   /** To the sender only. */
   messagesRead: (event: MessagesReadEvent) => void;
+  /** Volatile: dropped rather than queued when the socket cannot take it at once. */
   userTyping: (event: TypingEvent) => void;
+  /** The aliases (CHAT_EVENT_ALIASES), only to sockets that asked for them. */
+  message: (message: ChatMessage) => void;
   typing: (event: TypingEvent) => void;
+  conversationsUpdated: (event: ConversationUpdatedEvent) => void;
   /** The notifications feature. */
   notification: (notification: Notification) => void;
   /** The swipes feature: a new match ("entrenamiento"). */

@@ -88,3 +88,6 @@ export type DeleteAccountRequest = v.InferOutput<typeof DeleteAccountRequestSche
 
 export type BlockedUser = { userId: string; name: string; photo: string | null; blockedAt: string };
 export type BlockListResponse = { success: true; blocks: BlockedUser[] };
+
+/** `GET /api/account/deletion`: what `DELETE /api/account` asks of this account. */
+export type DeletionMethodResponse = { success: true; method: 'password' | 'confirmation' };

@@ -41,33 +41,53 @@ export function profileBody(
   };
 }
 
-/** Two accounts with profiles who liked each other; returns them and their conversation id. */
-export async function matchedPair(request: APIRequestContext) {
-  const [a, b] = [
-    await signIn(request, await registerAccount(request, { name: 'Lucía' })),
-    await signIn(request, await registerAccount(request, { name: 'Marcos' })),
-  ];
-  for (const [user, name] of [
-    [a, 'Lucía'],
-    [b, 'Marcos'],
-  ] as const) {
-    const created = await request.post('/api/profiles', {
-      data: profileBody(user.userId, name),
-      headers: { authorization: `Bearer ${user.token}` },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-  }
-  await request.post(`/api/swipes/users/${a.userId}/swipe`, {
+/** A signed-in account with a profile in Madrid. */
+export async function userWithProfile(request: APIRequestContext, name: string): Promise<SignedIn> {
+  const user = await signIn(request, await registerAccount(request, { name }));
+  const created = await request.post('/api/profiles', {
+    data: profileBody(user.userId, name),
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return user;
+}
+
+/** `a` and `b` like each other; returns their conversation id. */
+export async function matchUsers(request: APIRequestContext, a: SignedIn, b: SignedIn): Promise<string> {
+  const first = await request.post(`/api/swipes/users/${a.userId}/swipe`, {
     data: { target_user_id: b.userId, action: 'like' },
     headers: { authorization: `Bearer ${a.token}` },
   });
+  expect(first.status(), await first.text()).toBe(200);
   const second = await request.post(`/api/swipes/users/${b.userId}/swipe`, {
     data: { target_user_id: a.userId, action: 'like' },
     headers: { authorization: `Bearer ${b.token}` },
   });
   const swipe = (await second.json()) as { match: boolean; matchData: { conversationId: string } };
   expect(swipe.match).toBe(true);
-  return { a, b, conversationId: swipe.matchData.conversationId };
+  return swipe.matchData.conversationId;
+}
+
+/** Two accounts with profiles who liked each other; returns them and their conversation id. */
+export async function matchedPair(request: APIRequestContext) {
+  const a = await userWithProfile(request, 'Lucía');
+  const b = await userWithProfile(request, 'Marcos');
+  return { a, b, conversationId: await matchUsers(request, a, b) };
+}
+
+/** Sends a message over HTTP (as another device of `from` would). */
+export async function sendMessage(
+  request: APIRequestContext,
+  from: SignedIn,
+  to: SignedIn,
+  conversationId: string,
+  text: string,
+): Promise<void> {
+  const response = await request.post('/api/messages/messages', {
+    data: { conversationId, receiverId: to.userId, text },
+    headers: { authorization: `Bearer ${from.token}` },
+  });
+  expect(response.status(), await response.text()).toBe(201);
 }
 
 /** A browser context already signed in as `user` (token and user in local storage). */

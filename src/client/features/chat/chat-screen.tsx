@@ -1,17 +1,18 @@
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { madridClock } from '#shared/time/madrid-calendar';
 import { groupMessages } from '#shared/time/message-groups';
+import { readDraft, writeDraft } from '../../services/drafts.ts';
 import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
-import { ArrowLeftIcon, SendIcon, ZapIcon } from '../../ui/icons.tsx';
-import { SafeImage } from '../../ui/safe-image.tsx';
+import { ArrowLeftIcon, SendIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { chatState, noteTyping, openChat, retryMessage, sendText, stopTyping } from './chat-store.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
+import { ConversationAvatar, SuperEntrenoBadge } from './conversation-avatar.tsx';
 import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
 import { QUICK_REPLIES } from './quick-replies.ts';
 
@@ -67,19 +68,38 @@ function MessageBubble({ message, isOwn, isLast }: { message: ViewMessage; isOwn
 }
 
 /** /messages/{conversationId} (spec 001 §2). */
-export function ChatScreen({ conversationId }: { conversationId: string }) {
+/** The header's slot for what other features add (the safety menu, filled in by the route). */
+export type RenderChatHeaderActions = (conversation: {
+  conversationId: string;
+  otherUser: { userId: string; name: string };
+}) => ReactNode;
+
+export function ChatScreen({
+  conversationId,
+  renderHeaderActions,
+}: {
+  conversationId: string;
+  renderHeaderActions?: RenderChatHeaderActions;
+}) {
   const snap = useSnapshot(chatState);
-  const [text, setText] = useState('');
+  const ownUserId = session.current()?.user.userId ?? '';
+  // The draft outlives a reload (a new version applied under it, QUALITY 21) and navigation.
+  const [text, setTextState] = useState(() => readDraft(ownUserId, conversationId));
+  const setText = (next: string) => {
+    setTextState(next);
+    writeDraft(ownUserId, conversationId, next);
+  };
   const [isQuickOpen, setIsQuickOpen] = useState(false);
   const endRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const ownUserId = session.current()?.user.userId ?? '';
   const conversation = snap.conversation;
   const name = conversation?.otherUser.name || 'Chat';
   const isSuper = conversation?.swipeType === 'superlike';
   usePageTitle(name);
 
   useEffect(() => openChat(conversationId), [conversationId]);
+  // Another conversation in the same screen brings its own draft.
+  useEffect(() => setTextState(readDraft(ownUserId, conversationId)), [ownUserId, conversationId]);
 
   const items = useMemo(() => groupMessages(snap.messages as ViewMessage[], Date.now()), [snap.messages]);
   const lastKey = snap.messages.at(-1)?._id;
@@ -113,12 +133,7 @@ export function ChatScreen({ conversationId }: { conversationId: string }) {
         >
           <ArrowLeftIcon className="size-5" />
         </Link>
-        <SafeImage
-          photo={conversation?.otherUser.photo}
-          alt=""
-          isThumbnail
-          className="size-10 shrink-0 rounded-full bg-stone-200 object-cover dark:bg-stone-800"
-        />
+        <ConversationAvatar photo={conversation?.otherUser.photo} size="header" />
         <div className="min-w-0 flex-1">
           <h1 id="chat-title" className="truncate text-base font-bold text-stone-900 dark:text-white">
             {name}
@@ -127,12 +142,12 @@ export function ChatScreen({ conversationId }: { conversationId: string }) {
             <p className="text-xs font-medium text-brand-700 dark:text-brand-400">Escribiendo...</p>
           ) : null}
         </div>
-        {isSuper && (
-          <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold text-amber-900 ring-1 ring-inset ring-amber-300 dark:bg-amber-400/15 dark:text-amber-200 dark:ring-amber-400/30">
-            <ZapIcon className="size-3.5" />
-            Súper entreno
-          </span>
-        )}
+        {isSuper && <SuperEntrenoBadge />}
+        {conversation &&
+          renderHeaderActions?.({
+            conversationId: conversation.conversationId,
+            otherUser: { userId: conversation.otherUser.userId, name },
+          })}
       </header>
       <div className="pt-2">
         <ConnectionBanner />

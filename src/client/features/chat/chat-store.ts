@@ -27,11 +27,7 @@ import {
   markRetrying,
   type ViewMessage,
 } from './message-list.ts';
-
-/** Spec 001 §9: typing stops after 1000 ms without a keystroke. */
-export const TYPING_IDLE_MS = 1000;
-/** The other user's indicator goes away by itself if their "stopped" never arrives. */
-const TYPING_SHOW_LIMIT_MS = 6000;
+import { createTypingIndicator, createTypingSignal } from './typing-signal.ts';
 
 export type ChatView = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready' };
 
@@ -171,23 +167,21 @@ export function retryMessage(clientId: string): void {
   });
 }
 
-let typingTimer: ReturnType<typeof setTimeout> | undefined;
-let isTypingSent = false;
+/** Our typing, to the other participant (volatile, repeated while typing: typing-signal.ts). */
+const typingSignal = createTypingSignal({
+  emit(isTyping) {
+    const conversationId = chatState.conversationId;
+    return !!conversationId && connection.emitVolatile('typing', { conversationId, isTyping });
+  },
+});
 
-/** Called on every keystroke: typing true at once, false after 1000 ms without one. */
+/** Called on every keystroke: typing true at once (and every 2 s more), false after 1000 ms without one. */
 export function noteTyping(): void {
-  const conversationId = chatState.conversationId;
-  if (!conversationId) return;
-  if (!isTypingSent) isTypingSent = connection.emitIfConnected('typing', { conversationId, isTyping: true });
-  clearTimeout(typingTimer);
-  typingTimer = setTimeout(stopTyping, TYPING_IDLE_MS);
+  if (chatState.conversationId) typingSignal.keystroke();
 }
 
 export function stopTyping(): void {
-  clearTimeout(typingTimer);
-  const conversationId = chatState.conversationId;
-  if (isTypingSent && conversationId) connection.emitIfConnected('typing', { conversationId, isTyping: false });
-  isTypingSent = false;
+  typingSignal.stop();
 }
 
 /**
@@ -224,22 +218,20 @@ export function openChat(rawConversationId: string): () => void {
     .catch((error) => console.warn(`[chat] ${CHAT_MESSAGES.getConversationsFailed}`, error));
   void loadMessages().then(() => markConversationRead());
 
-  let typingShown: ReturnType<typeof setTimeout> | undefined;
+  const otherTyping = createTypingIndicator({ onChange: (isTyping) => (chatState.isOtherTyping = isTyping) });
   // New messages and receipts reach the store (services/offline.ts) and come back through the watch.
   const stops = [
     stopWatching,
     connection.on('newMessage', (message) => {
       if (!isThisConversation(message?.conversationId)) return;
       if (message.senderId !== ownUserId() && !chatState.messages.some((item) => item._id === message._id)) {
-        chatState.isOtherTyping = false;
+        otherTyping.set(false);
         void markConversationRead();
       }
     }),
     connection.on('userTyping', (event) => {
       if (!isThisConversation(event.conversationId) || event.userId === ownUserId()) return;
-      chatState.isOtherTyping = event.isTyping;
-      clearTimeout(typingShown);
-      if (event.isTyping) typingShown = setTimeout(() => (chatState.isOtherTyping = false), TYPING_SHOW_LIMIT_MS);
+      otherTyping.set(event.isTyping);
     }),
     connection.on('conversationUpdated', (event) => {
       if (isThisConversation(event.conversationId) && chatState.conversation) {
@@ -261,7 +253,7 @@ export function openChat(rawConversationId: string): () => void {
 
   return () => {
     for (const stop of stops) stop();
-    clearTimeout(typingShown);
+    otherTyping.dispose();
     stopTyping();
     document.removeEventListener('visibilitychange', onVisibility);
     // Out of the room: the server notifies a user only when no visible client of theirs is in it.

@@ -9,14 +9,15 @@ import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
-import { MessageIcon, MutedIcon, PinIcon, ZapIcon } from '../../ui/icons.tsx';
-import { SafeImage } from '../../ui/safe-image.tsx';
+import { MessageIcon, MutedIcon, PinIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
+import { ConversationAvatar } from './conversation-avatar.tsx';
 import {
   archiveConversation,
   conversationsState,
+  holdListRooms,
   loadConversations,
   loadMoreConversations,
   startConversationUpdates,
@@ -69,6 +70,20 @@ function ConversationItem({ conversation, now, ownUserId, onUnmatch, onAlert }: 
   const hasUnread = unreadCount > 0;
   const preview = lastMessage ? `${lastMessage.senderId === ownUserId ? 'Tú: ' : ''}${lastMessage.text}` : 'Di hola 👋';
   const name = otherUser.name || 'Chat';
+  const id = conversation.conversationId;
+  const actions: { label: string; run(): void; isDanger?: boolean }[] = [
+    { label: conversation.isPinned ? 'Desfijar' : 'Fijar', run: () => void togglePinned(id) },
+    { label: conversation.isMuted ? 'Quitar silencio' : 'Silenciar', run: () => void toggleMuted(id) },
+    {
+      label: isSuper ? 'Quitar súper entreno' : 'Marcar como súper entreno',
+      run: async () => {
+        const outcome = await toggleSuperEntreno(id);
+        if (outcome.status === 'refused') onAlert(outcome.message);
+      },
+    },
+    { label: 'Archivar', run: () => void archiveConversation(id) },
+    { label: 'Deshacer match', run: () => onUnmatch(conversation), isDanger: true },
+  ];
   return (
     <li className="relative" data-testid="conversation-item" data-conversation-id={conversation.conversationId}>
       <Link
@@ -76,26 +91,7 @@ function ConversationItem({ conversation, now, ownUserId, onUnmatch, onAlert }: 
         params={{ conversationId: conversation.conversationId }}
         className="flex items-center gap-3 rounded-2xl p-3 pr-12 transition-colors duration-150 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 motion-reduce:transition-none dark:hover:bg-white/5 dark:focus-visible:outline-brand-400"
       >
-        <span className="relative shrink-0">
-          <SafeImage
-            photo={otherUser.photo}
-            alt=""
-            isThumbnail
-            className={cx(
-              'size-13 rounded-full bg-stone-200 object-cover dark:bg-stone-800',
-              isSuper && 'ring-2 ring-amber-400 ring-offset-2 ring-offset-white dark:ring-offset-stone-950',
-            )}
-          />
-          {isSuper && (
-            <span
-              className="absolute -bottom-1 -right-1 grid size-5 place-items-center rounded-full bg-amber-400 text-stone-950 ring-2 ring-white dark:ring-stone-950"
-              title="Súper entreno"
-            >
-              <ZapIcon className="size-3" />
-              <span className="sr-only">Súper entreno</span>
-            </span>
-          )}
-        </span>
+        <ConversationAvatar photo={otherUser.photo} size="list" isSuper={isSuper} />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-1.5">
             <span
@@ -155,54 +151,17 @@ function ConversationItem({ conversation, now, ownUserId, onUnmatch, onAlert }: 
           anchor="bottom end"
           className="z-40 w-56 rounded-xl border border-stone-200 bg-white p-1 shadow-lg outline-none dark:border-white/10 dark:bg-stone-900"
         >
-          <MenuItem>
-            <button
-              type="button"
-              className={menuItemClasses}
-              onClick={() => void togglePinned(conversation.conversationId)}
-            >
-              {conversation.isPinned ? 'Desfijar' : 'Fijar'}
-            </button>
-          </MenuItem>
-          <MenuItem>
-            <button
-              type="button"
-              className={menuItemClasses}
-              onClick={() => void toggleMuted(conversation.conversationId)}
-            >
-              {conversation.isMuted ? 'Quitar silencio' : 'Silenciar'}
-            </button>
-          </MenuItem>
-          <MenuItem>
-            <button
-              type="button"
-              className={menuItemClasses}
-              onClick={async () => {
-                const outcome = await toggleSuperEntreno(conversation.conversationId);
-                if (outcome.status === 'refused') onAlert(outcome.message);
-              }}
-            >
-              {isSuper ? 'Quitar súper entreno' : 'Marcar como súper entreno'}
-            </button>
-          </MenuItem>
-          <MenuItem>
-            <button
-              type="button"
-              className={menuItemClasses}
-              onClick={() => void archiveConversation(conversation.conversationId)}
-            >
-              Archivar
-            </button>
-          </MenuItem>
-          <MenuItem>
-            <button
-              type="button"
-              className={cx(menuItemClasses, '!text-red-700 dark:!text-red-400')}
-              onClick={() => onUnmatch(conversation)}
-            >
-              Deshacer match
-            </button>
-          </MenuItem>
+          {actions.map((action) => (
+            <MenuItem key={action.label}>
+              <button
+                type="button"
+                className={cx(menuItemClasses, action.isDanger && '!text-red-700 dark:!text-red-400')}
+                onClick={action.run}
+              >
+                {action.label}
+              </button>
+            </MenuItem>
+          ))}
         </MenuItems>
       </Menu>
     </li>
@@ -250,6 +209,8 @@ export function ConversationListScreen() {
     startConversationUpdates();
     void loadConversations();
   }, []);
+  // On screen, the listed conversations' rooms are joined (five at a time, at most 20).
+  useEffect(() => holdListRooms(), []);
 
   const view = snap.view;
   return (

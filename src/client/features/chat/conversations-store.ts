@@ -3,13 +3,13 @@
  * actions (pin and mute optimistic with rollback; archive and unmatch remove at once; the
  * super-entreno toggle) and the live updates from the socket.
  */
-import { proxy } from 'valtio';
+import { proxy, subscribe } from 'valtio';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import type { ChatMessage, ConversationSummary } from '#shared/chat/chat-schemas';
 import { ApiRequestError } from '../../services/http.ts';
 import { currentDb, removeConversations, upsertConversations, watchLocal } from '../../services/local-db.ts';
 import { onSignOut, session } from '../../services/session.ts';
-import { connection } from '../../services/socket.ts';
+import { connection, MAX_JOINED_ROOMS } from '../../services/socket.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { chatApi } from './chat-api.ts';
 import { registerChatOutbox } from './chat-outbox.ts';
@@ -212,6 +212,38 @@ export function setOpenConversation(conversationId: string | null): void {
 
 function contextNow() {
   return { ownUserId: ownUserId(), openConversationId: conversationsState.openConversationId };
+}
+
+/** The live conversations among the first 20 listed: the rooms /messages holds. */
+export function listRoomIds(list: readonly ConversationSummary[]): string[] {
+  return list
+    .filter((item) => item.status === 'active')
+    .slice(0, MAX_JOINED_ROOMS)
+    .map((item) => item.conversationId);
+}
+
+/**
+ * While /messages is on screen it holds the rooms of its first 20 live conversations (the
+ * connection joins them five at a time and rejoins them after a reconnect), following the list as
+ * it changes; the returned function lets them go (docs/decisions/0013).
+ */
+export function holdListRooms(): () => void {
+  let held: string[] = [];
+  const follow = () => {
+    const next = listRoomIds(conversationsState.conversations);
+    const removed = held.filter((id) => !next.includes(id));
+    const added = next.filter((id) => !held.includes(id));
+    if (removed.length > 0) connection.leaveConversations(removed);
+    if (added.length > 0) connection.joinConversations(added);
+    held = next;
+  };
+  follow();
+  const stop = subscribe(conversationsState, follow);
+  return () => {
+    stop();
+    connection.leaveConversations(held);
+    held = [];
+  };
 }
 
 let isLive = false;

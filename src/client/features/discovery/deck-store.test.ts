@@ -1,8 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecommendedResponse } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
-import { createDeckStore } from './deck-store.ts';
+import { dbFor, readDeck, saveDeck, selectLocalDb, wipeLocalDb } from '../../services/local-db.ts';
+import { createDeckStore, type DeckCache, PROFILES_LOAD_FAILED } from './deck-store.ts';
 
 function profile(n: number): PublicProfile {
   return {
@@ -113,5 +115,105 @@ describe('deck store', () => {
     await store.swipe('superlike');
     expect(store.state.match?.conversationId).toBe('c9');
     expect(onMatch).toHaveBeenCalledOnce();
+  });
+});
+
+/** The app's cache: the signed-in user's IndexedDB store. */
+const dexieCache: DeckCache = {
+  read: async (userId) => {
+    const db = dbFor(userId);
+    return db ? readDeck(db) : null;
+  },
+  write: async (userId, profiles) => {
+    const db = dbFor(userId);
+    if (db) await saveDeck(db, profiles);
+  },
+};
+
+const offline = async (): Promise<RecommendedResponse> => {
+  throw new ApiRequestError('network', '');
+};
+
+function offlineFirst(fetchPage: (userId: string, n: number) => Promise<RecommendedResponse>) {
+  return createDeckStore({
+    fetchPage,
+    swipe: vi.fn(async () => ({ success: true as const, match: false })),
+    newClientId: () => 'c1',
+    cache: dexieCache,
+  });
+}
+
+const ids = (profiles: readonly PublicProfile[] | null | undefined) => profiles?.map((p) => p.userId);
+
+describe('deck store offline-first (QUALITY 19)', () => {
+  // A user per test: a store of an earlier test may still be saving.
+  let me = '';
+  let users = 0;
+  beforeEach(() => {
+    users += 1;
+    me = `deck-user-${users}`;
+  });
+  afterEach(() => wipeLocalDb());
+
+  it('saves the deck it shows and opens with it offline', async () => {
+    const db = selectLocalDb(me);
+    const online = offlineFirst(async (_u, n) => (n === 1 ? page([1, 2, 3, 4, 5], false) : page([], false, n)));
+    await online.load(me);
+    await online.swipe('like');
+    await expect.poll(async () => ids(await readDeck(db))).toEqual(['u2', 'u3', 'u4', 'u5']);
+
+    // The next visit, offline: the saved deck, ready to swipe.
+    const next = offlineFirst(offline);
+    await next.load(me);
+    expect(next.state.deck.status).toBe('ready');
+    expect(ids(next.state.profiles)).toEqual(['u2', 'u3', 'u4', 'u5']);
+    // The failed load did not wipe the saved deck.
+    expect(ids(await readDeck(db))).toEqual(['u2', 'u3', 'u4', 'u5']);
+  });
+
+  it('shows the saved deck while page 1 comes, then the server page replaces it (no swiped profile)', async () => {
+    const db = selectLocalDb(me);
+    await saveDeck(db, [1, 2, 3, 4, 5].map(profile));
+    let release: (value: RecommendedResponse) => void = () => {};
+    const store = offlineFirst((_u, n) =>
+      n === 1 ? new Promise((resolve) => (release = resolve)) : Promise.resolve(page([], false, n)),
+    );
+    const loading = store.load(me);
+    await expect.poll(() => store.state.deck.status).toBe('ready');
+    expect(ids(store.state.profiles)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
+    await store.swipe('dislike');
+    // The server has not seen that swipe yet (it waits in the outbox): u1 must not come back.
+    release(page([1, 6, 7, 8, 9], false));
+    await loading;
+    expect(ids(store.state.profiles)).toEqual(['u6', 'u7', 'u8', 'u9']);
+    await expect.poll(async () => ids(await readDeck(db))).toEqual(['u6', 'u7', 'u8', 'u9']);
+  });
+
+  it('asks page 1 again when the saved deck runs low after an offline start', async () => {
+    const db = selectLocalDb(me);
+    await saveDeck(db, [1, 2].map(profile));
+    const fetchPage = vi.fn<(userId: string, n: number) => Promise<RecommendedResponse>>(offline);
+    const store = offlineFirst(fetchPage);
+    await store.load(me);
+    expect(ids(store.state.profiles)).toEqual(['u1', 'u2']);
+    fetchPage.mockImplementation(async (_u: string, n: number) =>
+      n === 1 ? page([1, 2, 3], false) : page([], false, n),
+    );
+    await store.swipe('like');
+    await flush();
+    expect(fetchPage).toHaveBeenLastCalledWith(me, 1);
+    expect(ids(store.state.profiles)).toEqual(['u2', 'u3']);
+  });
+
+  it('is an error offline when nothing was saved, and saves nothing for another user', async () => {
+    const db = selectLocalDb(me);
+    const store = offlineFirst(offline);
+    await store.load(me);
+    expect(store.state.deck).toEqual({ status: 'error', message: PROFILES_LOAD_FAILED });
+    expect(await readDeck(db)).toBeNull();
+    const other = offlineFirst(async () => page([8], false));
+    await other.load('someone-else');
+    await flush();
+    expect(await readDeck(db)).toBeNull();
   });
 });

@@ -2,8 +2,12 @@
  * The suggestion deck (spec 001 §4): loading → deck → empty or error. A swipe removes the top
  * profile at once; with PREFETCH_THRESHOLD or fewer left, more existing and none loading, the
  * next page is appended; a page with nothing new ends the deck.
+ *
+ * Offline-first (QUALITY 19): the deck as it last stood (what is left of the loaded pages) is kept
+ * in the device's store and shown at once while the first page is asked for, so an offline start
+ * still has profiles to swipe; the server's page replaces it when it comes.
  */
-import { proxy } from 'valtio';
+import { proxy, snapshot, subscribe } from 'valtio';
 import type {
   MatchOtherUser,
   RecommendedResponse,
@@ -13,6 +17,7 @@ import type {
 import { PREFETCH_THRESHOLD } from '#shared/profile/options';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
+import { dbFor, readDeck, removeDeckProfile, saveDeck } from '../../services/local-db.ts';
 import { outbox } from '../../services/offline.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { fetchRecommended, newClientId, sendSwipe } from './discovery-api.ts';
@@ -28,12 +33,20 @@ export type DeckStatus =
 
 export type DeckMatch = { matchId: string; conversationId: string; otherUser: MatchOtherUser };
 
+/** Where the deck is kept between visits (the user's IndexedDB store in the app). */
+export type DeckCache = {
+  /** The saved deck, or null when there is none. */
+  read(userId: string): Promise<readonly PublicProfile[] | null>;
+  write(userId: string, profiles: readonly PublicProfile[]): Promise<void>;
+};
+
 export type DeckDependencies = {
   fetchPage: (userId: string, page: number) => Promise<RecommendedResponse>;
   swipe: (userId: string, targetUserId: string, action: SwipeAction, clientId: string) => Promise<SwipeResponse>;
   newClientId: () => string;
   onMatch?: (match: DeckMatch) => void;
   onSwipeError?: (message: string) => void;
+  cache?: DeckCache;
 };
 
 function messageOf(error: unknown, fallback: string): string {
@@ -52,6 +65,9 @@ export function createDeckStore(deps: DeckDependencies) {
   });
   // Bumped by every reload so answers for an older deck are dropped.
   let generation = 0;
+  // Swiped in this page's life: a page (or the saved deck) that still lists them, because the
+  // swipe waits in the outbox, does not bring them back.
+  let swiped = new Set<string>();
 
   function settle(): void {
     if (state.profiles.length > 0) state.deck = { status: 'ready' };
@@ -60,34 +76,53 @@ export function createDeckStore(deps: DeckDependencies) {
 
   function append(profiles: readonly PublicProfile[]): number {
     const known = new Set(state.profiles.map((profile) => profile.userId));
-    const fresh = profiles.filter((profile) => !known.has(profile.userId));
+    const fresh = profiles.filter((profile) => !known.has(profile.userId) && !swiped.has(profile.userId));
     state.profiles.push(...fresh);
     return fresh.length;
+  }
+
+  async function readSaved(userId: string): Promise<readonly PublicProfile[]> {
+    try {
+      return (await deps.cache?.read(userId)) ?? [];
+    } catch {
+      return [];
+    }
   }
 
   async function load(userId: string): Promise<void> {
     generation += 1;
     const mine = generation;
+    if (state.userId !== userId) swiped = new Set();
     state.userId = userId;
     state.deck = { status: 'loading' };
     state.profiles = [];
     state.page = 0;
     state.hasMore = true;
     state.isLoadingMore = true;
+    const firstPage = deps.fetchPage(userId, 1);
+    // Handled below; this only keeps an early failure from being reported as unhandled.
+    firstPage.catch(() => undefined);
+    // The saved deck while the first page comes (or does not: offline).
+    const saved = await readSaved(userId);
+    if (mine === generation && state.deck.status === 'loading' && append(saved) > 0) settle();
     try {
-      const answer = await deps.fetchPage(userId, 1);
+      const answer = await firstPage;
       if (mine !== generation) return;
       state.page = 1;
+      state.profiles = [];
       const added = append(answer.profiles);
       state.hasMore = answer.hasMore && added > 0;
       state.isLoadingMore = false;
+      if (state.profiles.length === 0) state.deck = { status: 'loading' };
       settle();
       if (state.deck.status === 'loading') state.deck = { status: 'empty' };
       void maybePrefetch();
     } catch (error) {
       if (mine !== generation) return;
       state.isLoadingMore = false;
-      state.deck = { status: 'error', message: messageOf(error, PROFILES_LOAD_FAILED) };
+      // The saved deck stays; its page 1 is asked again when it runs low.
+      if (state.profiles.length > 0) settle();
+      else state.deck = { status: 'error', message: messageOf(error, PROFILES_LOAD_FAILED) };
     }
   }
 
@@ -117,6 +152,7 @@ export function createDeckStore(deps: DeckDependencies) {
     const index = targetUserId ? state.profiles.findIndex((p) => p.userId === targetUserId) : 0;
     const target = state.profiles[index];
     if (!target || index < 0) return;
+    swiped.add(target.userId);
     state.profiles.splice(index, 1);
     settle();
     void maybePrefetch();
@@ -136,6 +172,16 @@ export function createDeckStore(deps: DeckDependencies) {
     }
   }
 
+  /** Takes someone out of the deck at once, without a swipe (they were blocked), for this page's life. */
+  function remove(userId: string): void {
+    swiped.add(userId);
+    const index = state.profiles.findIndex((profile) => profile.userId === userId);
+    if (index < 0) return;
+    state.profiles.splice(index, 1);
+    settle();
+    void maybePrefetch();
+  }
+
   function closeMatch(): void {
     state.match = null;
   }
@@ -146,7 +192,24 @@ export function createDeckStore(deps: DeckDependencies) {
     deps.onMatch?.(match);
   }
 
-  return { state, load, swipe, maybePrefetch, closeMatch, showMatch };
+  // Whatever changes the deck on screen (a page, a swipe, a removal) is saved, once it is the
+  // server's deck or what is left of it: never the empty list of a load under way or an error.
+  if (deps.cache) {
+    const cache = deps.cache;
+    let savedKey = '';
+    let writing: Promise<void> = Promise.resolve();
+    subscribe(state, () => {
+      if (!state.userId || (state.deck.status !== 'ready' && state.deck.status !== 'empty')) return;
+      const profiles = snapshot(state).profiles as readonly PublicProfile[];
+      const key = `${state.userId}:${profiles.map((profile) => profile.userId).join(',')}`;
+      if (key === savedKey) return;
+      savedKey = key;
+      const userId = state.userId;
+      writing = writing.then(() => cache.write(userId, profiles)).catch(() => undefined);
+    });
+  }
+
+  return { state, load, swipe, remove, maybePrefetch, closeMatch, showMatch };
 }
 
 export type DeckStore = ReturnType<typeof createDeckStore>;
@@ -165,17 +228,21 @@ async function swipeThroughOutbox(
   action: SwipeAction,
   clientId: string,
 ): Promise<SwipeResponse> {
-  const isQueued = await outbox.enqueue({
-    kind: 'swipe',
-    scope: 'swipes',
-    clientId,
-    request: {
-      method: 'POST',
-      path: `swipes/users/${encodeURIComponent(userId)}/swipe`,
-      json: { target_user_id: targetUserId, action, clientId },
+  const isQueued = await outbox.enqueue(
+    {
+      kind: 'swipe',
+      scope: 'swipes',
+      clientId,
+      request: {
+        method: 'POST',
+        path: `swipes/users/${encodeURIComponent(userId)}/swipe`,
+        json: { target_user_id: targetUserId, action, clientId },
+      },
+      payload: { userId, targetUserId, action },
     },
-    payload: { userId, targetUserId, action },
-  });
+    // The saved deck loses the profile in the same transaction: a reload does not show it again.
+    (db) => removeDeckProfile(db, targetUserId),
+  );
   // Nobody signed in (no local store): straight to the network as before.
   return isQueued ? { success: true, match: false } : sendSwipe(userId, targetUserId, action, clientId);
 }
@@ -186,7 +253,22 @@ export const deckStore: DeckStore = createDeckStore({
   newClientId,
   onMatch: () => window.dispatchEvent(new Event(MATCHES_CHANGED_EVENT)),
   onSwipeError: (message) => toast.error(message),
+  cache: {
+    read: async (userId) => {
+      const db = dbFor(userId);
+      return db ? readDeck(db) : null;
+    },
+    write: async (userId, profiles) => {
+      const db = dbFor(userId);
+      if (db) await saveDeck(db, profiles);
+    },
+  },
 });
+
+/** Someone blocked from the profile modal leaves the deck at once (the route calls it; docs/decisions/0012). */
+export function removeFromDeck(userId: string): void {
+  deckStore.remove(userId);
+}
 
 outbox.register('swipe', {
   after: (_item, result) => {

@@ -14,6 +14,9 @@ import { PreferencesDialog } from './preferences-dialog.tsx';
 import { ProfileCard, ProfileCardSkeleton } from './profile-card.tsx';
 import { ProfileModal } from './profile-modal.tsx';
 
+/** The slot of the profile modal's foot; `close` shuts the modal (the route fills it with the safety actions). */
+export type RenderDeckProfileActions = (profile: PublicProfile, close: () => void) => React.ReactNode;
+
 const EXIT_MS = 280;
 
 function prefersReducedMotion(): boolean {
@@ -135,11 +138,13 @@ export function DiscoveryDeck({
   ownPhoto,
   preferences,
   onPreferencesSaved,
+  renderProfileActions,
 }: {
   userId: string;
   ownPhoto: string | null;
   preferences: SearchPreferences;
   onPreferencesSaved: (preferences: SearchPreferences) => void;
+  renderProfileActions?: RenderDeckProfileActions;
 }) {
   usePageTitle('Conectar');
   const snap = useSnapshot(deckStore.state);
@@ -233,7 +238,11 @@ export function DiscoveryDeck({
         isHidden={snap.deck.status === 'empty' || snap.deck.status === 'error'}
         onAct={(action) => act(action)}
       />
-      <ProfileModal profile={openProfile} onClose={() => setOpenProfile(null)} />
+      <ProfileModal
+        profile={openProfile}
+        onClose={() => setOpenProfile(null)}
+        renderActions={renderProfileActions && ((profile) => renderProfileActions(profile, () => setOpenProfile(null)))}
+      />
       <PhotoViewer
         photos={viewer?.profile.photos ?? []}
         index={viewer?.index ?? null}

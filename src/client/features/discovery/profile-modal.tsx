@@ -217,11 +217,28 @@ function modalTitle(profile: PublicProfile): ReactNode {
   );
 }
 
+/** A slot under the profile for what other features add (the safety actions, filled in by the route). */
+export type RenderProfileActions = (profile: PublicProfile) => ReactNode;
+
+function ProfileActions({ profile, render }: { profile: PublicProfile; render?: RenderProfileActions }) {
+  if (!render) return null;
+  return <div className="mt-3 border-t border-stone-200 pt-3 dark:border-stone-800">{render(profile)}</div>;
+}
+
 /** The full profile modal for a profile already loaded (the deck). */
-export function ProfileModal({ profile, onClose }: { profile: PublicProfile | null; onClose: () => void }) {
+export function ProfileModal({
+  profile,
+  onClose,
+  renderActions,
+}: {
+  profile: PublicProfile | null;
+  onClose: () => void;
+  renderActions?: RenderProfileActions;
+}) {
   return (
     <Dialog open={profile !== null} onClose={onClose} title={profile ? modalTitle(profile) : ''} size="lg">
       {profile && <ProfileDetails profile={profile} />}
+      {profile && <ProfileActions profile={profile} render={renderActions} />}
     </Dialog>
   );
 }
@@ -232,7 +249,15 @@ type Loaded =
   | { status: 'error'; message: string };
 
 /** The full profile modal that loads the profile of `userId` first (matches, chat). */
-export function ProfileModalById({ userId, onClose }: { userId: string | null; onClose: () => void }) {
+export function ProfileModalById({
+  userId,
+  onClose,
+  renderActions,
+}: {
+  userId: string | null;
+  onClose: () => void;
+  renderActions?: RenderProfileActions;
+}) {
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   useEffect(() => {
     if (!userId) return;
@@ -266,6 +291,7 @@ export function ProfileModalById({ userId, onClose }: { userId: string | null; o
         </p>
       )}
       {loaded.status === 'ready' && <ProfileDetails profile={loaded.profile} />}
+      {loaded.status === 'ready' && <ProfileActions profile={loaded.profile} render={renderActions} />}
     </Dialog>
   );
 }

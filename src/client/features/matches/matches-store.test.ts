@@ -1,6 +1,51 @@
-import { describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MatchesResponse, MatchListItem } from '#shared/discovery/discovery-schemas';
 import { ApiRequestError } from '../../services/http.ts';
+import { readMatches, selectLocalDb, wipeLocalDb } from '../../services/local-db.ts';
 import { chatButtonLabel, chatTarget, loadMatches, matchesState } from './matches-store.ts';
+
+function match(n: number): MatchListItem {
+  return {
+    matchId: `m${n}`,
+    conversationId: `c${n}`,
+    timestamp: '2026-01-01T10:00:00.000Z',
+    otherUser: {
+      userId: `u${n}`,
+      name: `Persona ${n}`,
+      age: 30,
+      photos: [],
+      location: { city: 'Madrid' },
+      compatibilityScore: 80,
+      training: { goals: [] },
+    },
+    lastMessage: null,
+    isRecent: false,
+  };
+}
+
+const answer =
+  (...numbers: number[]) =>
+  async (): Promise<MatchesResponse> => ({
+    success: true,
+    message: '',
+    matches: numbers.map(match),
+  });
+const offline = async (): Promise<MatchesResponse> => {
+  throw new ApiRequestError('network', '');
+};
+/** A page load: nothing on screen yet. */
+function newPage() {
+  matchesState.userId = null;
+  matchesState.current = { status: 'loading' };
+}
+const shownIds = () =>
+  matchesState.current.status === 'ready' ? matchesState.current.matches.map((item) => item.matchId) : null;
+
+afterEach(async () => {
+  newPage();
+  await wipeLocalDb();
+});
 
 describe('matches', () => {
   it('labels the chat button by the last message', () => {
@@ -11,13 +56,54 @@ describe('matches', () => {
     expect(chatTarget({ conversationId: 'c1', matchId: 'm1' })).toBe('c1');
     expect(chatTarget({ conversationId: '', matchId: 'm1' })).toBe('m1');
   });
-  it('loads and reports failures', async () => {
+  it('loads and reports failures when nothing is known', async () => {
     await loadMatches('me', async () => ({ success: true, message: '', matches: [] }));
     expect(matchesState.current).toEqual({ status: 'ready', matches: [] });
-    matchesState.current = { status: 'loading' };
-    await loadMatches('me', async () => {
-      throw new ApiRequestError('network', '');
-    });
+    newPage();
+    await loadMatches('me', offline);
     expect(matchesState.current).toEqual({ status: 'error', message: 'Error al obtener matches' });
+  });
+});
+
+describe('matches offline-first (QUALITY 19)', () => {
+  it('stores what the server sent and shows it on an offline start', async () => {
+    const db = selectLocalDb('me');
+    await loadMatches('me', answer(2, 1));
+    expect((await readMatches(db))?.map((item) => item.matchId)).toEqual(['m2', 'm1']);
+
+    newPage();
+    await loadMatches('me', offline);
+    expect(shownIds()).toEqual(['m2', 'm1']);
+  });
+
+  it('shows the stored list before the server answers, then the answer replaces both', async () => {
+    const db = selectLocalDb('me');
+    await loadMatches('me', answer(1));
+    newPage();
+    let release: (value: MatchesResponse) => void = () => {};
+    const pending = loadMatches('me', () => new Promise((resolve) => (release = resolve)));
+    await expect.poll(shownIds).toEqual(['m1']);
+    release(await answer(3, 1)());
+    await pending;
+    expect(shownIds()).toEqual(['m3', 'm1']);
+    expect((await readMatches(db))?.map((item) => item.matchId)).toEqual(['m3', 'm1']);
+  });
+
+  it('keeps the list on screen when a refresh fails', async () => {
+    selectLocalDb('me');
+    await loadMatches('me', answer(1, 2));
+    await loadMatches('me', offline);
+    expect(shownIds()).toEqual(['m1', 'm2']);
+  });
+
+  it("never shows or stores another user's matches", async () => {
+    const db = selectLocalDb('me');
+    await loadMatches('me', answer(1));
+    await loadMatches('other', answer(7));
+    expect(shownIds()).toEqual(['m7']);
+    expect((await readMatches(db))?.map((item) => item.matchId)).toEqual(['m1']);
+    newPage();
+    await loadMatches('other', offline);
+    expect(matchesState.current.status).toBe('error');
   });
 });

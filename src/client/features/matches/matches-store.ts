@@ -1,7 +1,13 @@
-/** The user's matches, "entrenamientos" (spec 001 §2): loading, list or error. */
+/**
+ * The user's matches, "entrenamientos" (spec 001 §2): loading, list or error. The device's store
+ * first (QUALITY 19: an offline start shows the last known matches), then the network, whose
+ * answer replaces the list and the stored copy.
+ */
 import { proxy } from 'valtio';
 import type { MatchesResponse, MatchListItem } from '#shared/discovery/discovery-schemas';
 import { ApiRequestError, requestJson } from '../../services/http.ts';
+import { dbFor, type LocalDb, readMatches, saveMatches } from '../../services/local-db.ts';
+import { onSignOut } from '../../services/session.ts';
 
 export const MATCHES_LOAD_FAILED = 'Error al obtener matches';
 
@@ -13,24 +19,65 @@ export type MatchesStatus =
   | { status: 'ready'; matches: MatchCardData[] }
   | { status: 'error'; message: string };
 
-export const matchesState = proxy<{ current: MatchesStatus }>({ current: { status: 'loading' } });
+export const matchesState = proxy<{ current: MatchesStatus; userId: string | null }>({
+  current: { status: 'loading' },
+  userId: null,
+});
 
 export function fetchMatches(userId: string): Promise<MatchesResponse> {
   return requestJson<MatchesResponse>(`swipes/users/${encodeURIComponent(userId)}/matches`);
 }
 
-export async function loadMatches(userId: string, fetcher = fetchMatches): Promise<void> {
-  if (matchesState.current.status !== 'ready') matchesState.current = { status: 'loading' };
+/** Bumped by every load, so an older answer (or stored copy) never overwrites a newer one. */
+let generation = 0;
+
+async function readStored(db: LocalDb | null): Promise<MatchListItem[] | null> {
   try {
-    const answer = await fetcher(userId);
-    matchesState.current = { status: 'ready', matches: answer.matches ?? [] };
+    return db ? await readMatches(db) : null;
   } catch (error) {
+    console.warn('[matches] the stored list could not be read', error);
+    return null;
+  }
+}
+
+/**
+ * Shows the stored list at once when nothing is on screen yet, then asks the server. A failure
+ * keeps a list on screen (stored or loaded) and is an error only when there is none.
+ */
+export async function loadMatches(userId: string, fetcher = fetchMatches): Promise<void> {
+  const mine = ++generation;
+  // Asked at once; the stored copy is read meanwhile.
+  const request = fetcher(userId);
+  request.catch(() => undefined);
+  const db = dbFor(userId);
+  if (matchesState.userId !== userId || matchesState.current.status !== 'ready') {
+    matchesState.userId = userId;
+    matchesState.current = { status: 'loading' };
+    const stored = await readStored(db);
+    if (mine === generation && stored) {
+      matchesState.current = { status: 'ready', matches: stored };
+    }
+  }
+  try {
+    const answer = await request;
+    if (mine !== generation) return;
+    const matches = answer.matches ?? [];
+    matchesState.current = { status: 'ready', matches };
+    if (db) await saveMatches(db, matches).catch((error) => console.warn('[matches] not stored', error));
+  } catch (error) {
+    if (mine !== generation || matchesState.current.status === 'ready') return;
     matchesState.current = {
       status: 'error',
       message: error instanceof ApiRequestError && error.message ? error.message : MATCHES_LOAD_FAILED,
     };
   }
 }
+
+onSignOut(() => {
+  generation++;
+  matchesState.userId = null;
+  matchesState.current = { status: 'loading' };
+});
 
 /** "Iniciar chat" before the first message, "Continuar chat" after. */
 export function chatButtonLabel(match: Pick<MatchCardData, 'lastMessage'>): string {

@@ -1,18 +1,21 @@
 /**
  * The notifications' live side: the unread count on sign-in (and for a restored session), the
- * `notification` and `unreadCountUpdated` socket events, and the chime for new unread ones.
+ * `notification` and `unreadCountUpdated` socket events, the chime for new unread ones, and the
+ * copy of the list and count kept in the user's IndexedDB store for an offline start.
  */
 import { onSignIn, onSignOut } from '../../services/session.ts';
 import { connection } from '../../services/socket.ts';
 import { tokenStorage } from '../../services/token-storage.ts';
 import { playNotificationSound, trackFirstInteraction } from './notification-sound.ts';
 import { notificationsApi } from './notifications-api.ts';
+import { notificationsCache } from './notifications-cache.ts';
 import { createNotificationsStore } from './notifications-store.ts';
 
 /** The app's notifications. */
 export const notificationsStore = createNotificationsStore({
   api: notificationsApi,
   log: (message, error) => console.warn(`[notifications] ${message}`, error ?? ''),
+  cache: notificationsCache,
 });
 
 /** The bell's count (spec 001 §2); components read it with `useSnapshot`. */
@@ -34,5 +37,9 @@ export function startNotifications(): void {
   connection.on('unreadCountUpdated', (event) => {
     if (event.kind === 'notifications') notificationsStore.setUnreadCount(event.count);
   });
-  if (tokenStorage.readToken()) void notificationsStore.refreshCount();
+  if (tokenStorage.readToken()) {
+    // The last known count at once (an offline start), then the server's.
+    void notificationsStore.restoreCount();
+    void notificationsStore.refreshCount();
+  }
 }

@@ -1,8 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification, NotificationType } from '#shared/notifications/notification-schemas';
 import { ApiRequestError } from '../../services/http.ts';
+import { readMeta, readNotifications, SAVED_AT, selectLocalDb, wipeLocalDb } from '../../services/local-db.ts';
 import type { NotificationsApi } from './notifications-api.ts';
-import { createNotificationsStore } from './notifications-store.ts';
+import { notificationsCache } from './notifications-cache.ts';
+import { createNotificationsStore, NOTIFICATIONS_LOAD_FAILED } from './notifications-store.ts';
 
 function notification(id: string, patch: Partial<Notification> = {}): Notification {
   return {
@@ -166,5 +169,78 @@ describe('notifications store (spec 001 §4)', () => {
     store.reset();
     expect(store.state.unreadCount).toBe(0);
     expect(store.state.list).toEqual({ status: 'idle' });
+  });
+});
+
+describe('notifications offline-first (QUALITY 19)', () => {
+  afterEach(() => wipeLocalDb());
+
+  const offline = () => Promise.reject(new ApiRequestError('network', ''));
+  const cachedStore = (api: NotificationsApi) => createNotificationsStore({ api, notify, cache: notificationsCache });
+  const shown = (store: ReturnType<typeof cachedStore>) => store.state.items.map((item) => item._id);
+
+  it('saves page 1 and the count, and an offline start shows them', async () => {
+    const db = selectLocalDb('notif-1');
+    const all = [
+      notification('b', { createdAt: '2026-11-21T10:00:00.000Z', type: 'match' }),
+      notification('a', { createdAt: '2026-11-21T09:00:00.000Z', isRead: true }),
+    ];
+    const online = cachedStore(fakeApi(all));
+    await online.load('all');
+    await online.refreshCount();
+    await expect.poll(async () => (await readNotifications(db))?.map((item) => item._id)).toEqual(['b', 'a']);
+    await expect.poll(() => readMeta(db, SAVED_AT.notificationsUnread)).toBe('1');
+
+    const api = fakeApi([]);
+    api.list.mockImplementation(offline);
+    api.unreadCount.mockImplementation(offline);
+    const next = cachedStore(api);
+    await next.restoreCount();
+    await next.refreshCount();
+    expect(next.state.unreadCount).toBe(1);
+    await next.load('all');
+    expect(next.state.list).toEqual({ status: 'ready' });
+    expect(shown(next)).toEqual(['b', 'a']);
+    expect(next.hasMore).toBe(false);
+    // A filter shows the saved ones of its type.
+    await next.load('match');
+    expect(shown(next)).toEqual(['b']);
+  });
+
+  it('keeps the saved copy in step with live ones, read marks and deletions', async () => {
+    const db = selectLocalDb('notif-2');
+    const all = [notification('a', { createdAt: '2026-11-21T09:00:00.000Z' })];
+    const store = cachedStore(fakeApi(all));
+    await store.load('all');
+    store.receive(notification('live', { createdAt: '2026-11-22T09:00:00.000Z' }));
+    await store.toggleRead('a');
+    await expect
+      .poll(async () => (await readNotifications(db))?.map((item) => [item._id, item.isRead]))
+      .toEqual([
+        ['live', false],
+        ['a', true],
+      ]);
+    await store.remove('live');
+    await store.markAllRead();
+    await expect
+      .poll(async () => (await readNotifications(db))?.map((item) => [item._id, item.isRead]))
+      .toEqual([['a', true]]);
+    await expect.poll(() => readMeta(db, SAVED_AT.notificationsUnread)).toBe('0');
+  });
+
+  it('is an error offline when nothing was saved; the server answer wins over the saved count', async () => {
+    const db = selectLocalDb('notif-3');
+    const api = fakeApi([notification('a'), notification('b')]);
+    api.list.mockImplementationOnce(offline);
+    const store = cachedStore(api);
+    await store.load('all');
+    expect(store.state.list).toEqual({ status: 'error', message: NOTIFICATIONS_LOAD_FAILED });
+    store.setUnreadCount(7);
+    await expect.poll(() => readMeta(db, SAVED_AT.notificationsUnread)).toBe('7');
+    // The saved count is read while a newer one arrives: the newer one stays.
+    const restoring = store.restoreCount();
+    store.setUnreadCount(2);
+    await restoring;
+    expect(store.state.unreadCount).toBe(2);
   });
 });

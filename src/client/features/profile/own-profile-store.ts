@@ -1,7 +1,12 @@
-/** The signed-in user's own profile: whether it exists decides between the wizard and the deck. */
+/**
+ * The signed-in user's own profile: whether it exists decides between the wizard and the deck.
+ * The device's copy first (QUALITY 19: an offline start opens the deck, not an error), then the
+ * server, whose answer replaces the copy.
+ */
 import { proxy } from 'valtio';
 import type { OwnProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
+import { dbFor, readOwnProfile, saveOwnProfile } from '../../services/local-db.ts';
 import { onSignOut } from '../../services/session.ts';
 import { fetchOwnProfile } from './profile-api.ts';
 
@@ -18,29 +23,67 @@ export const ownProfileState = proxy<{ current: OwnProfileState; userId: string 
   userId: null,
 });
 
-/** Loads the profile of `userId`; a reload keeps showing the known profile until the answer. */
-export async function loadOwnProfile(userId: string): Promise<void> {
-  if (ownProfileState.userId !== userId || ownProfileState.current.status !== 'ready') {
-    ownProfileState.current = { status: 'loading' };
-  }
-  ownProfileState.userId = userId;
+/** Bumped by every load and change, so an older answer or stored copy never wins. */
+let generation = 0;
+
+function store(userId: string, profile: OwnProfile | null): void {
+  const db = dbFor(userId);
+  if (db) void saveOwnProfile(db, profile).catch((error) => console.warn('[profile] not stored', error));
+}
+
+async function readStored(userId: string): Promise<OwnProfile | null | undefined> {
+  const db = dbFor(userId);
   try {
-    const profile = await fetchOwnProfile(userId);
-    if (ownProfileState.userId !== userId) return;
-    ownProfileState.current = profile ? { status: 'ready', profile } : { status: 'missing' };
+    return db ? await readOwnProfile(db, userId) : undefined;
   } catch (error) {
-    if (ownProfileState.userId !== userId) return;
+    console.warn('[profile] the stored profile could not be read', error);
+    return undefined;
+  }
+}
+
+/**
+ * Loads the profile of `userId`: the stored copy at once when nothing is shown yet, then the
+ * server. A failure is an error only when there is nothing to show.
+ */
+export async function loadOwnProfile(
+  userId: string,
+  fetcher: (userId: string) => Promise<OwnProfile | null> = fetchOwnProfile,
+): Promise<void> {
+  const mine = ++generation;
+  // Asked at once; the stored copy is read meanwhile.
+  const request = fetcher(userId);
+  request.catch(() => undefined);
+  if (ownProfileState.userId !== userId || ownProfileState.current.status !== 'ready') {
+    ownProfileState.userId = userId;
+    ownProfileState.current = { status: 'loading' };
+    const stored = await readStored(userId);
+    if (mine === generation && stored !== undefined) {
+      ownProfileState.current = stored ? { status: 'ready', profile: stored } : { status: 'missing' };
+    }
+  }
+  try {
+    const profile = await request;
+    if (mine !== generation || ownProfileState.userId !== userId) return;
+    ownProfileState.current = profile ? { status: 'ready', profile } : { status: 'missing' };
+    store(userId, profile);
+  } catch (error) {
+    if (mine !== generation || ownProfileState.userId !== userId) return;
+    if (ownProfileState.current.status === 'ready' || ownProfileState.current.status === 'missing') return;
     const message = error instanceof ApiRequestError && error.message ? error.message : PROFILE_LOAD_FAILED;
     ownProfileState.current = { status: 'error', message };
   }
 }
 
+/** The profile was created or edited here: shown and stored at once. */
 export function setOwnProfile(profile: OwnProfile): void {
+  generation++;
   ownProfileState.userId = profile.userId;
   ownProfileState.current = { status: 'ready', profile };
+  store(profile.userId, profile);
 }
 
 onSignOut(() => {
+  generation++;
   ownProfileState.userId = null;
   ownProfileState.current = { status: 'loading' };
 });

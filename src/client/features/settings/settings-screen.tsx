@@ -294,7 +294,15 @@ function SignOutSection({ renderSignOutButton }: { renderSignOutButton: () => Re
   );
 }
 
-function SettingsForm({ settings, renderSoundSwitch }: { settings: Settings; renderSoundSwitch: () => ReactNode }) {
+function SettingsForm({
+  settings,
+  renderSoundSwitch,
+  renderDataActions,
+}: {
+  settings: Settings;
+  renderSoundSwitch: () => ReactNode;
+  renderDataActions: () => ReactNode;
+}) {
   const { update } = settingsStore;
   return (
     <>
@@ -366,18 +374,7 @@ function SettingsForm({ settings, renderSoundSwitch }: { settings: Settings; ren
           />
         ))}
         <Divider />
-        <div className="flex flex-col gap-2.5 sm:flex-row">
-          <Button variant="secondary" disabled aria-describedby="datos-proximamente">
-            Descargar mis datos
-          </Button>
-          <Button variant="secondary" disabled aria-describedby="datos-proximamente">
-            Eliminar mi cuenta
-          </Button>
-        </div>
-        <p id="datos-proximamente" className="-mt-1 text-sm text-stone-600 dark:text-stone-400">
-          <span className="font-semibold text-stone-800 dark:text-stone-200">Próximamente.</span> Podrás descargar una
-          copia de tus datos o eliminar tu cuenta desde aquí.
-        </p>
+        {renderDataActions()}
       </Section>
 
       <Section id="seguridad" description="Protege el acceso a tu cuenta.">
@@ -422,14 +419,17 @@ function SettingsForm({ settings, renderSoundSwitch }: { settings: Settings; ren
 
 /**
  * /config (spec 001 §2): every section, side navigation on desktop and stacked on phones. The
- * route hands in what belongs to other features: the sign-out button and the sound switch.
+ * route hands in what belongs to other features: the sign-out button, the sound switch and the
+ * "Descargar mis datos" / "Eliminar mi cuenta" actions (safety).
  */
 export function SettingsScreen({
   renderSignOutButton,
   renderSoundSwitch,
+  renderDataActions,
 }: {
   renderSignOutButton: () => ReactNode;
   renderSoundSwitch: () => ReactNode;
+  renderDataActions: () => ReactNode;
 }) {
   usePageTitle('Configuración');
   const snap = useSnapshot(settingsStore.state);
@@ -471,7 +471,11 @@ export function SettingsScreen({
             </div>
           )}
           {current.status === 'ready' && (
-            <SettingsForm settings={current.settings as Settings} renderSoundSwitch={renderSoundSwitch} />
+            <SettingsForm
+              settings={current.settings as Settings}
+              renderSoundSwitch={renderSoundSwitch}
+              renderDataActions={renderDataActions}
+            />
           )}
           <Section id="aplicacion" description="Con «Sistema», Entreno sigue el modo claro u oscuro de tu dispositivo.">
             <ThemePicker

@@ -41,7 +41,8 @@ export type ChatRealtime = {
     userId: string,
     event: E,
     payload: EventPayload<E>,
-    options?: { exceptSocketId?: string },
+    /** `volatile`: dropped, not queued, by a socket that cannot take it at once (typing). */
+    options?: { exceptSocketId?: string; volatile?: boolean },
   ): void;
   /** Whether the user has a visible client that joined `conversation:<id>`, on any node. */
   isViewing(userId: string, conversationId: string): Promise<boolean>;
@@ -391,17 +392,17 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     /**
-     * Relays typing to the other participant only, never stored. Not sent `volatile`: Socket.IO
-     * drops a volatile packet while the transport is still writing the previous one, so the
-     * second of the two names (`userTyping`, then `typing`) would nearly always be lost. Nothing
-     * is buffered for an offline user either way.
+     * Relays typing to the other participant only, never stored, and volatile (ARCHITECTURE.md):
+     * a socket that cannot take it at once loses it rather than getting it late. One packet per
+     * socket, `userTyping` or (asked for) its alias `typing` (docs/decisions/0013); the client
+     * repeats "typing" while the user types and the indicator expires by itself, so a lost packet
+     * costs a moment of indicator, not a stuck one.
      */
     async typing(userId: string, input: TypingInput): Promise<void> {
       const found = await access(userId, input.conversationId);
       if (found.status !== 'active') return;
       const event = { userId, conversationId: found.conversationId, isTyping: input.isTyping };
-      realtime.emitToUser(found.otherUserId, CHAT_EVENTS.userTyping, event);
-      realtime.emitToUser(found.otherUserId, CHAT_EVENTS.typing, event);
+      realtime.emitToUser(found.otherUserId, CHAT_EVENTS.userTyping, event, { volatile: true });
     },
 
     /**

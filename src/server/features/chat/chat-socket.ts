@@ -8,8 +8,10 @@ import {
   MarkMessagesReadEventSchema,
   MessageReceivedEventSchema,
   SendMessageEventSchema,
+  aliasOf,
   type ServerToClientEvents,
   type SocketAck,
+  type SocketHandshakeAuth,
   TypingEventSchema,
 } from '#shared/chat/socket-events';
 import type { Logger } from '../../logger.ts';
@@ -22,6 +24,8 @@ export type ChatServer = Server<ClientToServerEvents, ServerToClientEvents, Defa
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, DefaultEventsMap, ChatSocketData>;
 
 export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`;
+/** The sockets of a user that asked for the aliased event names (docs/decisions/0013). */
+export const aliasRoom = (userId: string) => `aliases:${userId}`;
 
 /** Spec 001 §9: a client keeps at most 20 conversation rooms; the server holds it to that too. */
 const MAX_JOINED_CONVERSATIONS = 20;
@@ -35,11 +39,26 @@ export function asChatServer(io: Server): ChatServer {
 export function createChatRealtime(io: Server, logger: Logger): ChatRealtime {
   const server = asChatServer(io);
   return {
+    /**
+     * One packet per socket, never two: an aliased event goes under its canonical name to the
+     * user's sockets but those that asked for the aliases, and under the alias to those. That is
+     * what lets typing be volatile: Socket.IO drops a volatile packet while the transport is still
+     * writing the previous one, so a second name sent right after the first would be lost.
+     */
     emitToUser(userId, event, payload, options = {}) {
-      let target = server.to(userRoom(userId));
-      if (options.exceptSocketId) target = target.except(options.exceptSocketId);
-      // The event map ties each name to its payload; the service's signature has already checked the pair.
-      (target.emit as (name: string, data: unknown) => boolean)(event, payload);
+      const alias = aliasOf(event);
+      const send = (name: string, target: ReturnType<ChatServer['to']>) => {
+        let chosen = options.exceptSocketId ? target.except(options.exceptSocketId) : target;
+        if (options.volatile) chosen = chosen.volatile;
+        // The event map ties each name to its payload; the service's signature has already checked the pair.
+        (chosen.emit as (name: string, data: unknown) => boolean)(name, payload);
+      };
+      if (!alias) {
+        send(event, server.to(userRoom(userId)));
+        return;
+      }
+      send(event, server.to(userRoom(userId)).except(aliasRoom(userId)));
+      send(alias, server.to(aliasRoom(userId)));
     },
     async isViewing(userId, conversationId) {
       try {
@@ -97,6 +116,10 @@ export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: 
 
   asChatServer(io).on('connection', (socket) => {
     const joined: string[] = [];
+    const auth: Partial<SocketHandshakeAuth> = socket.handshake.auth ?? {};
+    const ownerId = socket.data.auth?.userId;
+    // The socket gets the spec's alias names instead of the canonical ones (docs/decisions/0013).
+    if (ownerId && auth.eventAliases === true) void socket.join(aliasRoom(ownerId));
 
     socket.on('joinConversation', (payload, ack) =>
       handle(socket, ConversationRefSchema, payload, ack, async (userId, input) => {
@@ -149,7 +172,7 @@ export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: 
       }),
     );
 
-    // Volatile and never stored; a foreign or malformed conversation is dropped silently.
+    // Relayed volatile and never stored; a foreign or malformed conversation is dropped silently.
     socket.on('typing', (payload) =>
       handle(socket, TypingEventSchema, payload, undefined, async (userId, input) => {
         await chat.typing(userId, input);

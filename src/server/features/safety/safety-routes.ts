@@ -27,7 +27,7 @@ export async function safetyRoutes(app: FastifyInstance, options: { safety: Safe
   });
 }
 
-/** `GET /api/account/export` and `DELETE /api/account`. */
+/** `GET /api/account/export`, `GET /api/account/deletion` and `DELETE /api/account`. */
 export async function accountRoutes(app: FastifyInstance, options: { safety: SafetyService }) {
   const { safety } = options;
   app.addHook('preHandler', app.authenticate);
@@ -39,6 +39,8 @@ export async function accountRoutes(app: FastifyInstance, options: { safety: Saf
       .type('application/json; charset=utf-8')
       .send(JSON.stringify(data, null, 2));
   });
+
+  app.get('/deletion', async (request) => safety.deletionMethod(requireAuth(request).userId));
 
   app.delete('/', async (request) => safety.deleteAccount(requireAuth(request).userId, request.body));
 }

@@ -2,6 +2,7 @@ import {
   BlockRequestSchema,
   type BlockListResponse,
   DELETE_CONFIRMATION_WORD,
+  type DeletionMethodResponse,
   DeleteAccountRequestSchema,
   ReportRequestSchema,
   SAFETY_MESSAGES as M,
@@ -108,6 +109,13 @@ export function createSafetyService(deps: SafetyServiceDeps) {
     async exportData(callerId: string) {
       await enforceRateLimits(limiter, [{ rule: EXPORT_RULE, key: callerId }], M.exportRateLimited);
       return { exportedAt: clock.now().toISOString(), ...(await repository.exportData(callerId)) };
+    },
+
+    /** How the caller confirms a deletion: their password, or the word ELIMINAR (Google-only accounts). */
+    async deletionMethod(callerId: string): Promise<DeletionMethodResponse> {
+      const account = await repository.findAccount(callerId);
+      if (!account) throw notFound(M.userNotFound);
+      return { success: true, method: account.passwordHash ? 'password' : 'confirmation' };
     },
 
     /**

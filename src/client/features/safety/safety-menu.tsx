@@ -1,0 +1,167 @@
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useState } from 'react';
+import { Button } from '../../ui/button.tsx';
+import { cx } from '../../ui/cx.ts';
+import type { IconProps } from '../../ui/icons.tsx';
+import type { SafetyTarget } from './safety-actions.ts';
+import { BlockDialog, ReportDialog } from './safety-dialogs.tsx';
+
+// Lucide's "flag" and "ban" (ISC licence), drawn like the icons of ui/icons.tsx.
+function FlagIcon({ className = 'size-5', ...props }: IconProps) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className={className}
+      {...props}
+    >
+      <path d="M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1zM4 22v-7" />
+    </svg>
+  );
+}
+
+function BanIcon({ className = 'size-5', ...props }: IconProps) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className={className}
+      {...props}
+    >
+      <circle cx="12" cy="12" r="10" />
+      <path d="m4.9 4.9 14.2 14.2" />
+    </svg>
+  );
+}
+
+function DotsIcon({ className }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="currentColor" className={className} aria-hidden="true">
+      <circle cx="12" cy="5" r="1.8" />
+      <circle cx="12" cy="12" r="1.8" />
+      <circle cx="12" cy="19" r="1.8" />
+    </svg>
+  );
+}
+
+type Open = 'block' | 'report' | null;
+
+export type SafetyActionsProps = {
+  target: SafetyTarget;
+  /** The person is blocked (by "Bloquear" or a report with "Bloquear también"): the host moves on. */
+  onBlocked: () => void;
+};
+
+/** The two dialogs, shared by both presentations. Rendered inside the host, so a host dialog nests them. */
+function SafetyDialogs({
+  target,
+  open,
+  setOpen,
+  onBlocked,
+}: SafetyActionsProps & { open: Open; setOpen: (open: Open) => void }) {
+  return (
+    <>
+      <BlockDialog
+        target={target}
+        open={open === 'block'}
+        onClose={() => setOpen(null)}
+        onBlocked={() => {
+          setOpen(null);
+          onBlocked();
+        }}
+      />
+      <ReportDialog
+        target={target}
+        open={open === 'report'}
+        onClose={() => setOpen(null)}
+        onReported={(isBlocked) => {
+          setOpen(null);
+          if (isBlocked) onBlocked();
+        }}
+      />
+    </>
+  );
+}
+
+/** "Denunciar" and "Bloquear" as a row of quiet buttons (the foot of the profile modal). */
+export function SafetyButtons({ target, onBlocked }: SafetyActionsProps) {
+  const [open, setOpen] = useState<Open>(null);
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2">
+      <Button
+        variant="ghost"
+        size="sm"
+        iconStart={<FlagIcon className="size-4" />}
+        onClick={() => setOpen('report')}
+        aria-haspopup="dialog"
+      >
+        Denunciar
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="!text-red-700 dark:!text-red-400"
+        iconStart={<BanIcon className="size-4" />}
+        onClick={() => setOpen('block')}
+        aria-haspopup="dialog"
+      >
+        Bloquear
+      </Button>
+      <SafetyDialogs target={target} open={open} setOpen={setOpen} onBlocked={onBlocked} />
+    </div>
+  );
+}
+
+const MENU_ITEM =
+  'flex w-full items-center gap-2.5 rounded-lg px-3 py-2 text-left text-sm font-medium text-stone-700 data-[focus]:bg-stone-100 dark:text-stone-200 dark:data-[focus]:bg-white/8';
+
+/** "Denunciar" and "Bloquear" behind a "more" button (the chat header). */
+export function SafetyMenu({ target, onBlocked }: SafetyActionsProps) {
+  const [open, setOpen] = useState<Open>(null);
+  return (
+    <>
+      <Menu>
+        <MenuButton
+          aria-label={`Más opciones para ${target.name}`}
+          className="grid size-10 shrink-0 place-items-center rounded-full text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-stone-200 dark:hover:bg-white/8 dark:focus-visible:outline-brand-400"
+        >
+          <DotsIcon className="size-5" />
+        </MenuButton>
+        <MenuItems
+          anchor="bottom end"
+          className="z-40 w-52 rounded-xl border border-stone-200 bg-white p-1 shadow-lg outline-none dark:border-white/10 dark:bg-stone-900"
+        >
+          <MenuItem>
+            <button type="button" className={MENU_ITEM} onClick={() => setOpen('report')}>
+              <FlagIcon className="size-4" />
+              Denunciar
+            </button>
+          </MenuItem>
+          <MenuItem>
+            <button
+              type="button"
+              className={cx(MENU_ITEM, '!text-red-700 dark:!text-red-400')}
+              onClick={() => setOpen('block')}
+            >
+              <BanIcon className="size-4" />
+              Bloquear
+            </button>
+          </MenuItem>
+        </MenuItems>
+      </Menu>
+      <SafetyDialogs target={target} open={open} setOpen={setOpen} onBlocked={onBlocked} />
+    </>
+  );
+}
