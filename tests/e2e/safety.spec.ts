@@ -172,8 +172,9 @@ test('reporting and blocking from the chat: the report is stored, the chat ends 
 
   const page = await pageFor(browser, lucia);
   const marcosPage = await pageFor(browser, marcos);
-  await marcosPage.goto('/messages');
-  await expect(marcosPage.getByRole('link', { name: /Lucía/ })).toBeVisible();
+  // Marcos has the chat open: it must end in front of him.
+  await marcosPage.goto(`/messages/${conversationId}`);
+  await expect(marcosPage.getByRole('heading', { name: 'Lucía' })).toBeVisible();
   await page.goto(`/messages/${conversationId}`);
   await expect(page.getByRole('heading', { name: 'Marcos' })).toBeVisible();
 
@@ -223,6 +224,14 @@ test('reporting and blocking from the chat: the report is stored, the chat ends 
   await expect(toastWith(page, 'Has bloqueado a Marcos')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Mensajes', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: /Marcos/ })).toHaveCount(0);
+  await expect(
+    marcosPage
+      .getByRole('status')
+      .filter({ hasText: 'Esta conversación ha finalizado. Ya no podéis enviaros mensajes.' }),
+  ).toBeVisible();
+  await expect(marcosPage.getByPlaceholder('Escribe un mensaje...')).toHaveCount(0);
+  await marcosPage.goto('/messages');
+  await expect(marcosPage.getByRole('heading', { name: 'Mensajes', level: 1 })).toBeVisible();
   await expect(marcosPage.getByRole('link', { name: /Lucía/ })).toHaveCount(0);
   expect((await sendMessage(request, marcos, lucia, conversationId, '¿Hola?')).status()).toBe(403);
 });

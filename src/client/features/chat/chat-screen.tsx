@@ -17,6 +17,9 @@ import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
 import { QUICK_REPLIES } from './quick-replies.ts';
 
 /** Spec 001 §9: the view scrolls to the newest message after 100 ms. */
+/** Not in the spec (it shows no unmatch): the open chat of a conversation that ended. */
+const CONVERSATION_ENDED = 'Esta conversación ha finalizado. Ya no podéis enviaros mensajes.';
+
 const SCROLL_DELAY_MS = 100;
 
 function MessageBubble({ message, isOwn, isLast }: { message: ViewMessage; isOwn: boolean; isLast: boolean }) {
@@ -95,6 +98,8 @@ export function ChatScreen({
   const conversation = snap.conversation;
   const name = conversation?.otherUser.name || 'Chat';
   const isSuper = conversation?.swipeType === 'superlike';
+  // Unmatched, blocked or the other account deleted (docs/decisions/0009, 0012): read-only from now on.
+  const hasEnded = conversation !== null && conversation !== undefined && conversation.status !== 'active';
   usePageTitle(name);
 
   useEffect(() => openChat(conversationId), [conversationId]);
@@ -219,71 +224,85 @@ export function ChatScreen({
         <div ref={endRef} />
       </div>
 
-      {isQuickOpen && (
-        <div id="quick-replies" className="flex flex-wrap gap-2 border-t border-stone-200/80 py-3 dark:border-white/8">
-          {QUICK_REPLIES.map((reply) => (
-            <button
-              key={reply}
-              type="button"
-              onClick={() => {
-                setText(reply);
-                setIsQuickOpen(false);
-                inputRef.current?.focus();
-              }}
-              className="rounded-full bg-stone-100 px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-brand-50 hover:text-brand-800 dark:bg-white/8 dark:text-stone-100 dark:hover:bg-brand-500/15 dark:hover:text-brand-200"
-            >
-              {reply}
-            </button>
-          ))}
-        </div>
-      )}
-      <form
-        onSubmit={submit}
-        className="flex flex-col gap-2 border-t border-stone-200/80 pb-3 pt-2 dark:border-white/8"
-      >
-        <button
-          type="button"
-          aria-expanded={isQuickOpen}
-          aria-controls="quick-replies"
-          onClick={() => setIsQuickOpen((open) => !open)}
-          className="self-start rounded-full px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-400 dark:hover:bg-brand-500/12"
+      {hasEnded ? (
+        <p
+          role="status"
+          className="border-t border-stone-200/80 px-2 py-4 text-center text-sm font-medium text-stone-600 dark:border-white/8 dark:text-stone-300"
         >
-          Respuestas rápidas
-        </button>
-        <div className="flex items-end gap-2">
-          <label htmlFor="chat-input" className="sr-only">
-            Mensaje
-          </label>
-          <textarea
-            id="chat-input"
-            ref={inputRef}
-            rows={1}
-            value={text}
-            placeholder="Escribe un mensaje..."
-            maxLength={2000}
-            onFocus={() => setIsQuickOpen(false)}
-            onChange={(event) => {
-              setText(event.target.value);
-              noteTyping();
-            }}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && !event.shiftKey) {
-                event.preventDefault();
-                submit();
-              }
-            }}
-            className="max-h-32 min-h-11 flex-1 resize-none rounded-2xl border border-stone-300 bg-white px-4 py-2.5 text-[0.9375rem] text-stone-900 placeholder:text-stone-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 dark:border-white/15 dark:bg-stone-900 dark:text-white dark:placeholder:text-stone-400"
-          />
-          <button
-            type="submit"
-            disabled={text.trim() === ''}
-            aria-label="Enviar"
-            className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-brand-500 dark:text-stone-950"
+          {CONVERSATION_ENDED}
+        </p>
+      ) : (
+        <>
+          {isQuickOpen && (
+            <div
+              id="quick-replies"
+              className="flex flex-wrap gap-2 border-t border-stone-200/80 py-3 dark:border-white/8"
+            >
+              {QUICK_REPLIES.map((reply) => (
+                <button
+                  key={reply}
+                  type="button"
+                  onClick={() => {
+                    setText(reply);
+                    setIsQuickOpen(false);
+                    inputRef.current?.focus();
+                  }}
+                  className="rounded-full bg-stone-100 px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-brand-50 hover:text-brand-800 dark:bg-white/8 dark:text-stone-100 dark:hover:bg-brand-500/15 dark:hover:text-brand-200"
+                >
+                  {reply}
+                </button>
+              ))}
+            </div>
+          )}
+          <form
+            onSubmit={submit}
+            className="flex flex-col gap-2 border-t border-stone-200/80 pb-3 pt-2 dark:border-white/8"
           >
-            <SendIcon className="size-5" />
-          </button>
-        </div>
-      </form>
+            <button
+              type="button"
+              aria-expanded={isQuickOpen}
+              aria-controls="quick-replies"
+              onClick={() => setIsQuickOpen((open) => !open)}
+              className="self-start rounded-full px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-400 dark:hover:bg-brand-500/12"
+            >
+              Respuestas rápidas
+            </button>
+            <div className="flex items-end gap-2">
+              <label htmlFor="chat-input" className="sr-only">
+                Mensaje
+              </label>
+              <textarea
+                id="chat-input"
+                ref={inputRef}
+                rows={1}
+                value={text}
+                placeholder="Escribe un mensaje..."
+                maxLength={2000}
+                onFocus={() => setIsQuickOpen(false)}
+                onChange={(event) => {
+                  setText(event.target.value);
+                  noteTyping();
+                }}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && !event.shiftKey) {
+                    event.preventDefault();
+                    submit();
+                  }
+                }}
+                className="max-h-32 min-h-11 flex-1 resize-none rounded-2xl border border-stone-300 bg-white px-4 py-2.5 text-[0.9375rem] text-stone-900 placeholder:text-stone-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 dark:border-white/15 dark:bg-stone-900 dark:text-white dark:placeholder:text-stone-400"
+              />
+              <button
+                type="submit"
+                disabled={text.trim() === ''}
+                aria-label="Enviar"
+                className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-brand-500 dark:text-stone-950"
+              >
+                <SendIcon className="size-5" />
+              </button>
+            </div>
+          </form>
+        </>
+      )}
     </section>
   );
 }
