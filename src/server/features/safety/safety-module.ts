@@ -3,9 +3,9 @@ import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
-import { userRoom } from '../../plugins/realtime-auth.ts';
 import type { PasswordHasher } from '../auth/password-hasher.ts';
 import type { SessionService } from '../auth/session-service.ts';
+import { createChatRealtime } from '../chat/chat-socket.ts';
 import { createSafetyRepository } from './safety-repository.ts';
 import { accountRoutes, safetyRoutes } from './safety-routes.ts';
 import { createSafetyService, type SafetyService } from './safety-service.ts';
@@ -26,11 +26,13 @@ export async function registerSafety(
     discardPhotos(keys: readonly string[]): Promise<void>;
   },
 ): Promise<SafetyService> {
+  // Through the chat's emitter, so sockets that asked for the spec's aliases get `conversationsUpdated`.
+  const chatRealtime = createChatRealtime(deps.io, http.log);
   const safety = createSafetyService({
     repository: createSafetyRepository(deps.db),
     realtime: {
       conversationEnded(userId, conversationId, status) {
-        deps.io.to(userRoom(userId)).emit('conversationUpdated', { conversationId, status });
+        chatRealtime.emitToUser(userId, 'conversationUpdated', { conversationId, status });
       },
     },
     revokeAllSessions: (userId) => deps.sessions.revokeAllSessions(userId, 'revoked'),
