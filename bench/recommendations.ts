@@ -6,7 +6,7 @@ import {
 } from '../src/server/features/discovery/recommendation-repository.ts';
 import { deckViewerOf } from '../src/server/features/discovery/recommendation-service.ts';
 import { createProfileRepository } from '../src/server/features/profiles/profile-repository.ts';
-import { DATABASE_URL, listen, postgresApp, rows, type Scale } from './data/datasets.ts';
+import { DATABASE_URL, listen, pgliteApp, postgresApp, rows, type Scale } from './data/datasets.ts';
 import type { HttpLoad, HttpLoadResult } from './http-load-worker.ts';
 import { achieved, type BenchResult, compareLines, openLoop } from './load.ts';
 import { summarize } from './stats.ts';
@@ -16,12 +16,14 @@ const SCALE: Scale = {
   profiles: Number(process.env.BENCH_PROFILES ?? 100_000),
   swipesPerUser: Number(process.env.BENCH_SWIPES_PER_USER ?? 20),
 };
+/** PGlite generates ~600–1,000 profiles/s (WASM): the embedded data set is smaller. */
+const PGLITE_SCALE: Scale = { profiles: Number(process.env.BENCH_PGLITE_PROFILES ?? 10_000), swipesPerUser: 20 };
 const RATE = Number(process.env.BENCH_RECOMMENDATION_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 
 /** Viewers spread over the whole data set (every city), each asked for once: no warm per-viewer state. */
-async function pickViewers(app: App, count: number, offset: number): Promise<string[]> {
-  const step = Math.max(1, Math.floor(SCALE.profiles / count));
+async function pickViewers(app: App, scale: Scale, count: number, offset: number): Promise<string[]> {
+  const step = Math.max(1, Math.floor(scale.profiles / count));
   const found = await rows<{ user_id: string }>(
     app,
     sql`select user_id from (select user_id, row_number() over (order by user_id) as r from profiles) x
@@ -31,20 +33,40 @@ async function pickViewers(app: App, count: number, offset: number): Promise<str
 }
 
 /**
- * QUALITY 24: `GET /api/profiles/{id}/recommended` (page 1) at a fixed rate on PostgreSQL, over
- * many viewers, against the repository's deck query run directly at the same rate.
+ * QUALITY 24: `GET /api/profiles/{id}/recommended` (page 1) at a fixed rate, over many viewers,
+ * against the repository's deck query run directly at the same rate: on the embedded PGlite
+ * (10,000 profiles) and, with DATABASE_URL, on PostgreSQL (100,000 profiles).
  */
-export async function benchRecommendations(): Promise<BenchResult> {
-  if (!DATABASE_URL) return { name: 'Recommendations: skipped (set DATABASE_URL)', lines: [] };
+export async function benchRecommendations(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const embeddedLog: string[] = [];
+  results.push(
+    await measureRecommendations(
+      'embedded PGlite',
+      PGLITE_SCALE,
+      await pgliteApp(PGLITE_SCALE, (line) => embeddedLog.push(line)),
+      embeddedLog,
+    ),
+  );
+  if (!DATABASE_URL) {
+    results.push({ name: 'Recommendations on PostgreSQL: skipped (set DATABASE_URL)', lines: [] });
+    return results;
+  }
   const log: string[] = [];
-  const app = await postgresApp(SCALE, (line) => log.push(line));
+  results.push(
+    await measureRecommendations('PostgreSQL', SCALE, await postgresApp(SCALE, (line) => log.push(line)), log),
+  );
+  return results;
+}
+
+async function measureRecommendations(label: string, scale: Scale, app: App, log: string[]): Promise<BenchResult> {
   try {
     const url = await listen(app);
     const count = RATE * SECONDS;
     const warm = RATE * 2;
     const [baselineIds, measuredIds] = await Promise.all([
-      pickViewers(app, count + warm, 0),
-      pickViewers(app, count + warm, 1),
+      pickViewers(app, scale, count + warm, 0),
+      pickViewers(app, scale, count + warm, 1),
     ]);
     const profiles = createProfileRepository(app.database.db);
     const repository = createRecommendationRepository(app.database.db);
@@ -102,7 +124,7 @@ export async function benchRecommendations(): Promise<BenchResult> {
     const m = summarize(measured.latenciesMs);
     const b = summarize(baselineRun.latenciesMs);
     return {
-      name: `Recommendations (PostgreSQL, ${SCALE.profiles.toLocaleString('en')} profiles, ${(SCALE.profiles * SCALE.swipesPerUser).toLocaleString('en')} swipes): GET …/recommended page 1 at ${RATE} req/s open loop, ${count} distinct viewers (baseline: the repository's deck query alone, same rate)`,
+      name: `Recommendations (${label}, ${scale.profiles.toLocaleString('en')} profiles, ${(scale.profiles * scale.swipesPerUser).toLocaleString('en')} swipes): GET …/recommended page 1 at ${RATE} req/s open loop, ${count} distinct viewers (baseline: the repository's deck query alone, same rate)`,
       lines: [
         ...log,
         ...compareLines(m, b),

@@ -18,6 +18,12 @@ const baseConfig = (): Config => ({
   redisKeyPrefix: `entreno-bench:${randomBytes(4).toString('hex')}:`,
 });
 
+/**
+ * Bumped whenever generate.ts changes what it writes, so a kept database of an older generator is
+ * not reused. v2: sports masks within the 12 sports, gym keys normalized like normalizeGymName.
+ */
+const DATA_VERSION = 2;
+
 const execute = (app: App) => (statement: string) => app.database.db.execute(sql.raw(statement));
 
 async function isGenerated(app: App, scale: Scale): Promise<boolean> {
@@ -34,7 +40,7 @@ async function isGenerated(app: App, scale: Scale): Promise<boolean> {
  */
 export async function postgresApp(scale: Scale, log: (line: string) => void = () => {}) {
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set');
-  const name = `entreno_bench_${scale.profiles}_${scale.swipesPerUser}`;
+  const name = `entreno_bench_v${DATA_VERSION}_${scale.profiles}_${scale.swipesPerUser}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;

@@ -70,7 +70,8 @@ export async function generateDataset(execute: Execute, scale: { profiles: numbe
       18 + floor(${rnd('n', 'age')} * 38)::int as age,
       ${rnd('n', 'pref')} as pref,
       (array[15, 25, 50, 50, 100])[1 + floor(${rnd('n', 'd')} * 5)::int] as distance,
-      (floor(${rnd('n', 's1')} * 16384)::int & floor(${rnd('n', 's2')} * 16384)::int) | (1 << floor(${rnd('n', 's3')} * 12)::int) as sports,
+      (floor(${rnd('n', 's1')} * 16384)::int & floor(${rnd('n', 's2')} * 16384)::int & ${(1 << SPORTS.length) - 1})
+        | (1 << floor(${rnd('n', 's3')} * ${SPORTS.length})::int) as sports,
       floor(${rnd('n', 'av1')} * 16384)::int & floor(${rnd('n', 'av2')} * 16384)::int as availability,
       (floor(${rnd('n', 'go1')} * 256)::int & floor(${rnd('n', 'go2')} * 256)::int) | 1 as goals,
       1 + floor(${rnd('n', 'sc')} * 7)::int as schedule,
@@ -99,7 +100,8 @@ export async function generateDataset(execute: Execute, scale: { profiles: numbe
         'availability', pg_temp.bench_mask_options(availability, ${literalArray(AVAILABILITY_SLOTS)})),
       jsonb_build_object('gender_preference', p.gp, 'age_range', jsonb_build_object('min', greatest(18, age - 8), 'max', age + 12),
         'distance', distance),
-      p.gp, greatest(18, age - 8), age + 12, distance, gym,
+      -- The key is normalizeGymName(gym): lower case, punctuation as spaces.
+      p.gp, greatest(18, age - 8), age + 12, distance, replace(gym, '-', ' '),
       sports, availability, goals, schedule, motivation, experience, commitment, frequency
     from bench_draws,
       lateral (select case when pref < 0.45 then 'both' when pref < 0.9 then (case gender when 'male' then 'female' else 'male' end)

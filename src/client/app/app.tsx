@@ -1,34 +1,29 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { isProtectedPath } from '#shared/routes';
-import { startConversationUpdates } from '../features/chat/conversations-store.ts';
-import { startUnreadCount } from '../features/chat/unread-store.ts';
-import { startMatchesCount } from '../features/matches/index.ts';
-import { startNotifications } from '../features/notifications/index.ts';
-import { startPushCleanup } from '../services/push.ts';
-import { startSession } from '../services/session.ts';
-import { startOffline } from '../services/offline.ts';
-import { startConnection } from '../services/socket.ts';
+import { onSignIn, onSignOut, session, startSession } from '../services/session.ts';
 import { serviceWorkerUpdates } from '../services/sw-registration.ts';
 import { toast } from '../ui/toast-store.ts';
 import { createAppRouter } from './router.tsx';
+import { loadSignedInRuntime, signedInRuntimeLoad } from './signed-in-runtime-loader.ts';
 
 const router = createAppRouter();
 
 // The session layer (spec 000 §4): start-up check of a stored session, the auth-failure and
 // other-tab sign-outs. After a sign-out the person goes to /login; an automatic one on a public
 // page (terms, registration…) leaves them where they are.
-// Registered before the session is restored, so its onSignIn reaches them: the socket opens,
-// the unread totals and the matches count are fetched, the lists follow the live events, and a
-// sign-out drops this browser's push subscription.
-// The local store, outbox, sync and tab leadership first: the socket opens only in the leading tab.
-startOffline();
-startConnection();
-startUnreadCount();
-startConversationUpdates();
-startMatchesCount();
-startNotifications();
-startPushCleanup();
+// The signed-in runtime (local store, outbox, sync, tab leadership, socket, unread totals,
+// matches count, notifications, push clean-up) is loaded lazily so the login route stays small
+// (QUALITY 28): at once when a session is stored (an offline start reads the local store without
+// waiting for the server), otherwise on sign-in. These listeners are registered before the session
+// is restored; the session layer also calls the listeners the runtime adds while they run, so
+// the sign-in that loads it still opens the socket and fetches the counts, and a sign-out during
+// the load still wipes.
+if (session.current()) {
+  loadSignedInRuntime().catch((error: unknown) => console.warn('[app] the signed-in runtime did not load', error));
+}
+onSignIn(() => loadSignedInRuntime());
+onSignOut(() => signedInRuntimeLoad()?.catch(() => undefined));
 
 // QUALITY 21: a new version is offered, never applied behind the user's back (a draft would be
 // lost); it takes over when they choose "Actualizar".

@@ -1,4 +1,5 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { session } from '../services/session.ts';
 import { guardProtectedRoute, redirectSignedInFromRoot } from './guards/session-guard.ts';
 import { RootLayout } from './layouts/root-layout.tsx';
 import { RouteError, RoutePending } from './route-states.tsx';
@@ -8,6 +9,7 @@ import {
   ResetPasswordSearchSchema,
   stringifyPlainSearch,
 } from './search-params.ts';
+import { loadSignedInRuntime } from './signed-in-runtime-loader.ts';
 
 /*
  * The route tree of both specs (000 §2, 001 §2), code-based. Every page and every layout except the
@@ -88,7 +90,12 @@ const unauthorizedRoute = createRoute({
 const appLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
-  beforeLoad: guardProtectedRoute,
+  beforeLoad: async () => {
+    guardProtectedRoute();
+    // A signed-in page needs the runtime (socket, local store…); normally it is loaded already
+    // (stored session, sign-in), but a session opened in another tab reaches here first.
+    if (session.current()) await loadSignedInRuntime().catch(() => undefined);
+  },
   component: lazyRouteComponent(() => import('./layouts/protected-layout.tsx'), 'ProtectedLayout'),
 });
 

@@ -109,6 +109,25 @@ describe('session controller', () => {
     await vi.waitFor(() => expect(JSON.parse(session.map.get('user') ?? '{}')).toMatchObject({ streak: 4 }));
   });
 
+  it('also tells the listeners registered by a listener while it runs (the lazily loaded runtime), once each', async () => {
+    const { controller } = setup();
+    const late = vi.fn();
+    const lateSignOut = vi.fn();
+    let loads = 0;
+    controller.onSignIn(async () => {
+      await Promise.resolve();
+      if (loads++ > 0) return;
+      controller.onSignIn(late);
+      controller.onSignOut(lateSignOut);
+    });
+    await controller.signIn({ token: 'a.b.c', user: USER, area: 'local' });
+    expect(late).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ token: 'a.b.c' }));
+    await controller.signOut('user');
+    expect(lateSignOut).toHaveBeenCalledExactlyOnceWith('user');
+    await controller.signIn({ token: 'd.e.f', user: USER, area: 'local' });
+    expect(late).toHaveBeenCalledTimes(2);
+  });
+
   it('keeps the client streak when posting it fails, and only logs', async () => {
     const { controller, deps, local } = setup({
       postStreak: vi.fn(async () => {

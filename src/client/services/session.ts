@@ -135,28 +135,35 @@ export function createSessionController(deps: SessionDependencies) {
     return { token: stored.token, area: stored.area, user, isRestored };
   };
 
-  const notifySignIn = async (session: ActiveSession) => {
-    await Promise.all(
-      [...signInListeners].map(async (listener) => {
-        try {
-          await listener(session);
-        } catch (error) {
-          deps.log('an onSignIn listener failed', error);
-        }
-      }),
-    );
+  /**
+   * Calls every listener once, including those registered while the others run: the app loads
+   * the signed-in runtime lazily from a listener, and the runtime's own listeners must hear the
+   * sign-in (or sign-out) that loaded it.
+   */
+  const notifyAll = async <T>(listeners: Set<Listener<T>>, value: T, failure: string) => {
+    const called = new Set<Listener<T>>();
+    for (;;) {
+      const pending = [...listeners].filter((listener) => !called.has(listener));
+      if (pending.length === 0) return;
+      for (const listener of pending) called.add(listener);
+      await Promise.all(
+        pending.map(async (listener) => {
+          try {
+            await listener(value);
+          } catch (error) {
+            deps.log(failure, error);
+          }
+        }),
+      );
+    }
   };
+
+  const notifySignIn = (session: ActiveSession) => notifyAll(signInListeners, session, 'an onSignIn listener failed');
 
   const runSignOutWipes = async (reason: SignOutReason) => {
     const wipes = Promise.all([
       deps.clearPrivateCaches().catch((error) => deps.log('clearing caches failed', error)),
-      ...[...signOutListeners].map(async (listener) => {
-        try {
-          await listener(reason);
-        } catch (error) {
-          deps.log('an onSignOut listener failed', error);
-        }
-      }),
+      notifyAll(signOutListeners, reason, 'an onSignOut listener failed'),
     ]);
     let limit: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([wipes, new Promise<void>((resolve) => (limit = setTimeout(resolve, SIGN_OUT_WIPE_LIMIT_MS)))]);

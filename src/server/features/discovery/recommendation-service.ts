@@ -55,13 +55,6 @@ export function createRecommendationService(deps: {
 }) {
   const { recommendations, profiles, clock } = deps;
 
-  const freshDeck = async (viewer: DeckViewer, now: Date): Promise<StoredDeck> => {
-    const { entries, total } = await recommendations.candidates(viewer, null, DECK_CHUNK_SIZE);
-    const deck = { entries, total, isComplete: entries.length < DECK_CHUNK_SIZE, createdAt: now };
-    await recommendations.saveDeck(viewer.userId, deck);
-    return deck;
-  };
-
   /** Extends the stored deck by seeking past its last entry until it covers `end` (or ends). */
   const extendTo = async (viewer: DeckViewer, deck: StoredDeck, end: number): Promise<StoredDeck> => {
     let current = deck;
@@ -94,7 +87,7 @@ export function createRecommendationService(deps: {
       const start = (page - 1) * limit;
       const end = start + limit;
       let deck = page === 1 ? undefined : await recommendations.loadDeck(callerId);
-      deck ??= await freshDeck(viewer, now);
+      deck ??= await recommendations.freshDeck(viewer, DECK_CHUNK_SIZE, now);
       deck = await extendTo(viewer, deck, end);
       const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
       const showable = new Map(

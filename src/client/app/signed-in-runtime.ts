@@ -1,0 +1,30 @@
+/**
+ * What only a signed-in person needs, started once per page load: the local store, outbox, sync
+ * and tab leadership (the socket opens only in the leading tab), the socket, the unread totals,
+ * the live conversation list, the matches count, the notifications and the push clean-up at
+ * sign-out. Loaded lazily (`signed-in-runtime-loader.ts`): the login route does not download
+ * Dexie, socket.io-client or the signed-in stores (QUALITY 28).
+ */
+import { startConversationUpdates } from '../features/chat/conversations-store.ts';
+import { startUnreadCount } from '../features/chat/unread-store.ts';
+import { startMatchesCount } from '../features/matches/index.ts';
+import { startNotifications } from '../features/notifications/index.ts';
+import { startOffline } from '../services/offline.ts';
+import { startPushCleanup } from '../services/push.ts';
+import { startConnection } from '../services/socket.ts';
+
+let isStarted = false;
+
+/** Registers every part's `onSignIn`/`onSignOut` listeners; each start function is idempotent too. */
+export function startSignedInRuntime(): void {
+  if (isStarted) return;
+  isStarted = true;
+  // The offline layer first: the socket opens only in the leading tab it elects.
+  startOffline();
+  startConnection();
+  startUnreadCount();
+  startConversationUpdates();
+  startMatchesCount();
+  startNotifications();
+  startPushCleanup();
+}
