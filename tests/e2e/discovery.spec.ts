@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from './helpers/test.ts';
 import { type Account, apiLogin, registerAccount } from './helpers/accounts.ts';
 
 // Discovery journeys (spec 001 §2, §4): the profile wizard, the deck, a mutual match, /matches
@@ -136,6 +136,9 @@ test('a new user completes the four-step wizard with a photo and then sees the d
   await expect(page.getByText('Selecciona al menos un horario de entrenamiento')).toBeVisible();
   await page.getByLabel('Nombre del gimnasio').fill('Basic');
   const suggestions = page.getByRole('list', { name: 'Sugerencias de gimnasios' });
+  // Ranked around the user's position (sent snapped, wizard-store.test.ts): the first club is a
+  // Madrid one, with its distance, which the server only gives when the search has a position.
+  await expect(suggestions.getByRole('button').first()).toContainText(/Madrid.*A (menos de )?\d+ km/);
   await expect(suggestions.getByRole('button').first()).toBeVisible();
   await suggestions.getByRole('button').first().click();
   await page.getByRole('button', { name: 'Mañana', exact: true }).click();
@@ -161,6 +164,12 @@ test('a new user completes the four-step wizard with a photo and then sees the d
   await expect(page.getByText('Formato de imagen no soportado. Utiliza JPG, PNG o WEBP.')).toBeVisible();
   await fileInput.setInputFiles({ name: 'yo.png', mimeType: 'image/png', buffer: pngPhoto(7) });
   await expect(page.getByRole('img', { name: 'Foto 1' })).toBeVisible();
+  // Optional social links, checked with the same rules as the server.
+  await page.getByLabel('Atleta de Strava').fill('lucia');
+  await page.getByRole('button', { name: 'Guardar perfil' }).click();
+  await expect(page.getByText('El atleta de Strava debe ser el número de tu perfil (1-12 dígitos)')).toBeVisible();
+  await page.getByLabel('Atleta de Strava').fill('https://www.strava.com/athletes/4242');
+  await page.getByLabel('Usuario de Instagram').fill('@lucia.entrena');
 
   const progress: number[] = [];
   await page.exposeFunction('reportProgress', (percent: number) => progress.push(percent));
@@ -184,10 +193,44 @@ test('a new user completes the four-step wizard with a photo and then sees the d
   // The saved profile has the uploaded photo.
   const token = await apiLogin(request, account.email, account.password);
   const own = await request.get(`/api/profiles/${account.userId}`, { headers: { authorization: `Bearer ${token}` } });
-  const body = (await own.json()) as { profile: { photos: string[]; name: string; gym: { name: string } } };
+  const body = (await own.json()) as {
+    profile: { photos: string[]; name: string; gym: { name: string }; social: unknown };
+  };
   expect(body.profile.name).toBe('Lucía');
   expect(body.profile.photos).toHaveLength(1);
   expect(body.profile.gym.name).toMatch(/Basic/);
+  expect(body.profile.social).toEqual({ instagram: 'lucia.entrena', strava: '4242' });
+});
+
+test('/edit-profile clears an emptied last name and edits the social links', async ({ page, request }) => {
+  const account = await registerAccount(request, { name: 'Marta' });
+  await createProfile(request, account, { location: remoteSpot(), distance: 5, seed: 5 });
+  const token = await apiLogin(request, account.email, account.password);
+  const headers = { authorization: `Bearer ${token}` };
+  const seeded = await request.put(`/api/profiles/${account.userId}`, {
+    headers,
+    data: { userId: account.userId, lastName: 'Ruiz', social: { instagram: 'marta.ruiz', spotify: 'marta_r' } },
+  });
+  expect(seeded.status(), await seeded.text()).toBe(200);
+
+  await signIn(page, account);
+  await page.goto('/edit-profile');
+  const lastName = page.getByLabel('Apellido (opcional)');
+  await expect(lastName).toHaveValue('Ruiz', { timeout: 15_000 });
+  await expect(page.getByLabel('Usuario de Instagram')).toHaveValue('marta.ruiz');
+  await lastName.fill('');
+  await page.getByLabel('Usuario de Spotify').fill('');
+  await page.getByLabel('Atleta de Strava').fill('https://www.strava.com/athletes/777');
+  await page.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(page.getByText('Perfil actualizado')).toBeVisible({ timeout: 15_000 });
+
+  const own = await request.get(`/api/profiles/${account.userId}`, { headers });
+  const { profile } = (await own.json()) as { profile: { lastName: string | null; social: unknown } };
+  expect(profile.lastName).toBeNull();
+  expect(profile.social).toEqual({ instagram: 'marta.ruiz', strava: '777' });
+  await page.reload();
+  await expect(page.getByLabel('Atleta de Strava')).toHaveValue('777', { timeout: 15_000 });
+  await expect(page.getByLabel('Apellido (opcional)')).toHaveValue('');
 });
 
 test('two users like each other: both get the match, the second sees the modal, /matches lists it', async ({

@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeGymName } from '#shared/discovery/compatibility';
+import { snapToGrid } from '#shared/discovery/distance';
 import { createDiscoveryApi, createSignedInUser, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -50,6 +53,52 @@ describe('gym search (spec 001 §2 step 2, §7: POST /api/mcp/tool)', () => {
     expect(nearBilbao[0]?.distanceKm).toBeLessThan(10);
     const nearSevilla = await search('basic-fit', { latitude: 37.3891, longitude: -5.9845 });
     expect(nearSevilla[0]?.city).toBe('Sevilla');
+  });
+
+  it('ranks by name similarity first and nearness second, from the snapped position', async () => {
+    const clubs = [
+      { name: 'Zentrix Retiro', city: 'Madrid', latitude: 40.4153, longitude: -3.6845 },
+      { name: 'Zentrix Gràcia', city: 'Barcelona', latitude: 41.4036, longitude: 2.1565 },
+      { name: 'Zentrix Triana', city: 'Sevilla', latitude: 37.3828, longitude: -6.0026 },
+    ];
+    for (const club of clubs) {
+      await app.database.db.execute(sql`insert into gyms (name, name_key, address, city, city_key, latitude, longitude, source)
+        values (${club.name}, ${normalizeGymName(club.name)}, '', ${club.city}, ${normalizeGymName(club.city)},
+                ${club.latitude}, ${club.longitude}, 'seed')`);
+    }
+    const barcelona = { latitude: 41.3874, longitude: 2.1686 };
+    const sevilla = { latitude: 37.3891, longitude: -5.9845 };
+    const names = (gyms: Gym[]) => gyms.map((gym) => gym.name).filter((name) => name.startsWith('Zentrix'));
+
+    // The same match on the name: the nearest club first, with its distance.
+    const fromBarcelona = await search('zentrix', barcelona);
+    expect(names(fromBarcelona)[0]).toBe('Zentrix Gràcia');
+    expect(fromBarcelona[0]?.distanceKm).toBeLessThan(3);
+    expect(names(await search('zentrix', sevilla))[0]).toBe('Zentrix Triana');
+    // A better name beats a nearer club.
+    expect(names(await search('zentrix triana', barcelona))[0]).toBe('Zentrix Triana');
+    // Without a position there is no distance.
+    expect((await search('zentrix'))[0]).not.toHaveProperty('distanceKm');
+
+    // Far from every club of a chain, the results still come nearest first, and a gym nobody
+    // located (typed in a profile) never takes the place of a located one.
+    await app.database.db.execute(sql`insert into gyms (name, name_key, city, city_key, source)
+      values ('Zentrix Sin Dirección', 'zentrix sin direccion', 'Teruel', 'teruel', 'user')`);
+    const fromJaca = await search('zentrix', { latitude: 42.5704, longitude: -0.5498 });
+    expect(names(fromJaca)).toEqual(['Zentrix Gràcia', 'Zentrix Retiro', 'Zentrix Triana', 'Zentrix Sin Dirección']);
+    const basicFits = await search('basic-fit', { latitude: 42.5704, longitude: -0.5498 });
+    const distances = basicFits.map((gym) => gym.distanceKm ?? Number.POSITIVE_INFINITY);
+    expect(distances.length).toBeGreaterThan(3);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(distances[0]).toBeLessThan(200);
+
+    // Two positions in the same ~1 km cell get the same answer: the raw position is never used.
+    const centre = snapToGrid(40.4, -3.7);
+    const nearby = { latitude: centre.latitude + 0.002, longitude: centre.longitude - 0.002 };
+    expect(snapToGrid(nearby.latitude, nearby.longitude)).toEqual(centre);
+    const [fromCentre, fromNearby] = [await search('zentrix retiro', centre), await search('zentrix retiro', nearby)];
+    expect(fromCentre[0]).toMatchObject({ name: 'Zentrix Retiro' });
+    expect(fromNearby[0]?.distanceKm).toBe(fromCentre[0]?.distanceKm);
   });
 
   it('adds gyms typed in profiles', async () => {

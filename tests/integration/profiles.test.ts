@@ -190,6 +190,111 @@ describe('profiles (spec 001 §3, §5, §7; QUALITY 8, 9, 12)', () => {
     }
   });
 
+  it('clears an optional field sent as null or "", and leaves absent ones as they are (0014)', async () => {
+    const user = await api.userWithProfile({
+      lastName: 'García',
+      gender: 'female',
+      training: {
+        sports: ['Running'],
+        goals: ['Mejorar resistencia'],
+        availability: ['Lunes tarde'],
+        experienceLevel: 'advanced',
+        commitment_level: 'strict',
+        socialPreference: 'both',
+      },
+    });
+    const put = async (changes: Record<string, unknown>) => {
+      const response = await api.put(`/profiles/${user.userId}`, { userId: user.userId, ...changes }, user.token);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      // What the server answers is what it stored.
+      const read = await api.get(`/profiles/${user.userId}`, user.token);
+      expect(read.body.profile).toEqual(response.body.profile);
+      return response.body.profile as Record<string, unknown> & { training: Record<string, unknown> };
+    };
+
+    expect((await put({ lastName: '' })).lastName).toBeNull();
+    expect((await put({ lastName: 'Pérez' })).lastName).toBe('Pérez');
+    expect((await put({ bio: 'Sigo corriendo por el Retiro cada tarde.' })).lastName).toBe('Pérez');
+    expect((await put({ lastName: null })).lastName).toBeNull();
+
+    const cleared = await put({
+      gender: null,
+      training: { experienceLevel: null, commitment_level: null, socialPreference: null },
+    });
+    expect(cleared.gender).toBeNull();
+    expect(cleared.training).toMatchObject({
+      experienceLevel: null,
+      commitment_level: null,
+      socialPreference: null,
+      sports: ['Running'],
+      goals: ['Mejorar resistencia'],
+    });
+    // Cleared for the others too, and the deck's copies follow (no "Nivel similar" without a level).
+    const viewer = await api.userWithProfile();
+    const seen = await api.get(`/profiles/${user.userId}`, viewer.token);
+    expect(seen.body.profile).toMatchObject({ lastName: null, gender: null, training: { experienceLevel: null } });
+    const rows = await app.database.db.execute(
+      sql`select experience_rank, commitment_rank, social_preference from profiles where user_id = ${user.userId}`,
+    );
+    expect((rows as unknown as { rows: unknown[] }).rows).toEqual([
+      { experience_rank: null, commitment_rank: null, social_preference: null },
+    ]);
+  });
+
+  it('keeps social links: handles or profile addresses, merged per handle, cleared with "" or null', async () => {
+    const user = await api.userWithProfile({
+      social: { instagram: '@lucia.fit', strava: 'https://www.strava.com/athletes/123456?ref=app' },
+    });
+    const socialSeenBy = async (token: string) =>
+      ((await api.get(`/profiles/${user.userId}`, token)).body.profile as { social?: unknown }).social;
+    const own = () => socialSeenBy(user.token);
+    const put = (social: unknown) => api.put(`/profiles/${user.userId}`, { userId: user.userId, social }, user.token);
+    expect(await own()).toEqual({ instagram: 'lucia.fit', strava: '123456' });
+
+    expect((await put({ spotify: 'https://open.spotify.com/user/lucia_runs?si=abc123' })).status).toBe(200);
+    expect(await own()).toEqual({ instagram: 'lucia.fit', spotify: 'lucia_runs', strava: '123456' });
+    // Others see them in the profile modal.
+    const viewer = await api.userWithProfile();
+    expect(await socialSeenBy(viewer.token)).toEqual({
+      instagram: 'lucia.fit',
+      spotify: 'lucia_runs',
+      strava: '123456',
+    });
+
+    expect((await put({ instagram: '' })).status).toBe(200);
+    expect(await own()).toEqual({ spotify: 'lucia_runs', strava: '123456' });
+    expect((await put({ strava: null })).status).toBe(200);
+    expect(await own()).toEqual({ spotify: 'lucia_runs' });
+    expect((await put(null)).status).toBe(200);
+    expect(await own()).toBeNull();
+
+    const cases: [unknown, string][] = [
+      [
+        { instagram: 'lucía fit' },
+        'El usuario de Instagram debe contener solo letras, números, puntos y guiones bajos (1-30 caracteres)',
+      ],
+      [
+        { instagram: 'a'.repeat(31) },
+        'El usuario de Instagram debe contener solo letras, números, puntos y guiones bajos (1-30 caracteres)',
+      ],
+      [
+        { spotify: 'https://open.spotify.com/user/' },
+        'El usuario de Spotify debe contener solo letras, números, puntos, guiones y guiones bajos (1-30 caracteres)',
+      ],
+      [{ strava: 'lucia_runs' }, 'El atleta de Strava debe ser el número de tu perfil (1-12 dígitos)'],
+      [{ tiktok: 'lucia' }, 'Datos del perfil no válidos: contiene campos no permitidos'],
+      ['lucia.fit', 'Redes sociales no válidas'],
+    ];
+    for (const [social, message] of cases) {
+      const update = await put(social);
+      expect(update.status, message).toBe(400);
+      expect(update.body.message).toBe(message);
+      const create = await api.post('/profiles', profileBody(user.userId, { social }), user.token);
+      expect(create.body.message).toBe(message);
+    }
+    expect(await own()).toBeNull();
+  });
+
   it('never answers a profile body with a 5xx (fast-check)', async () => {
     const user = await createSignedInUser(app);
     const valid = profileBody(user.userId);

@@ -162,6 +162,48 @@ describe('swipes and matches (spec 001 §3, §4, §7)', () => {
     expect(none.body).toMatchObject({ success: true, matches: [] });
   });
 
+  it('lists only pairs whose conversation is active: never unmatched or blocked ones (0009, 0012)', async () => {
+    const pablo = await api.userWithProfile({}, 'Pablo');
+    const quique = await api.userWithProfile({}, 'Quique');
+    const rosa = await api.userWithProfile({}, 'Rosa');
+    const sara = await api.userWithProfile({}, 'Sara');
+    const tomas = await api.userWithProfile({}, 'Tomás');
+    const others = [quique, rosa, sara, tomas];
+    const conversationWith = new Map<string, string>();
+    for (const other of others) {
+      await swipe(pablo, other, 'like');
+      const made = await swipe(other, pablo, 'like');
+      conversationWith.set(other.userId, (made.body.matchData as { conversationId: string }).conversationId);
+    }
+    const listedIds = async (user: TestUser) => {
+      const response = await api.get(`/swipes/users/${user.userId}/matches`, user.token);
+      expect(response.status).toBe(200);
+      return (response.body.matches as { otherUser: { userId: string } }[]).map((item) => item.otherUser.userId);
+    };
+    expect((await listedIds(pablo)).sort()).toEqual(others.map((user) => user.userId).sort());
+
+    // Quique unmatches: the pair is gone for both.
+    const unmatched = await api.post(
+      `/messages/conversations/${conversationWith.get(quique.userId)}/unmatch`,
+      {},
+      quique.token,
+    );
+    expect(unmatched.status, JSON.stringify(unmatched.body)).toBe(200);
+    // Rosa blocks Pablo through the safety call; Pablo blocks Sara and unblocks her again (their
+    // conversation stays ended); Tomás's block is only a row, its conversation still says active.
+    expect((await api.post('/safety/blocks', { userId: pablo.userId }, rosa.token)).status).toBe(201);
+    expect((await api.post('/safety/blocks', { userId: sara.userId }, pablo.token)).status).toBe(201);
+    expect((await api.call('DELETE', `/safety/blocks/${sara.userId}`, { token: pablo.token })).status).toBe(200);
+    await app.database.db.execute(
+      sql`insert into blocks (blocker_id, blocked_id) values (${tomas.userId}, ${pablo.userId})`,
+    );
+
+    expect(await listedIds(pablo)).toEqual([]);
+    for (const other of others) expect(await listedIds(other)).toEqual([]);
+    // The match rows stay (0009): only the list leaves them out.
+    expect(await countRows('matches', pablo.userId)).toBe(4);
+  });
+
   it('shows the chat partner profile only to matched users', async () => {
     const mar = await api.userWithProfile({}, 'Mar');
     const nacho = await api.userWithProfile({}, 'Nacho');

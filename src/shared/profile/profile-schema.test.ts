@@ -331,6 +331,35 @@ describe('profile create request (POST /api/profiles)', () => {
     expect(createMessage('social', { tiktok: 'ana' })).toBe(M.unknownField);
   });
 
+  it('reads a handle out of a pasted profile address', () => {
+    const social = (value: Record<string, string>) => v.parse(createSchema, withField('social', value)).social;
+    expect(
+      social({
+        instagram: 'https://www.instagram.com/ana.fit/?igsh=abc',
+        spotify: 'https://open.spotify.com/intl-es/user/ana_runs?si=1f2e',
+        strava: 'strava.com/athletes/987654',
+      }),
+    ).toEqual({ instagram: 'ana.fit', spotify: 'ana_runs', strava: '987654' });
+    expect(social({ spotify: 'spotify:user:ana-runs' })).toEqual({ spotify: 'ana-runs' });
+    // Another site's address is not a handle.
+    expect(createMessage('social', { instagram: 'https://evil.example/ana' })).toBe(M.instagram);
+    expect(createMessage('social', { spotify: 'https://open.spotify.com/artist/x' })).toBe(M.spotify);
+  });
+
+  it('states each network rule in the messages, as §5 does', () => {
+    expect(M.instagram).toBe(
+      'El usuario de Instagram debe contener solo letras, números, puntos y guiones bajos (1-30 caracteres)',
+    );
+    expect(createMessage('social', { instagram: 'a'.repeat(31) })).toBe(M.instagram);
+    expect(createMessage('social', { instagram: 'a'.repeat(30) })).toBeNull();
+    expect(createMessage('social', { spotify: 's'.repeat(31) })).toBe(M.spotify);
+    expect(createMessage('social', { strava: 'ana' })).toBe(M.strava);
+    expect(createMessage('social', { strava: '1'.repeat(13) })).toBe(M.strava);
+    expect(createMessage('social', { strava: 42 })).toBe(M.strava);
+    expect(createMessage('social', 'ana')).toBe(M.social);
+    expect(createMessage('social', null)).toBeNull();
+  });
+
   describe('unknown and server-owned fields', () => {
     it('refuses fields it does not know, at any depth', () => {
       expect(createMessage('isAdmin', true)).toBe(M.unknownField);
@@ -442,6 +471,19 @@ describe('profile update request (PUT /api/profiles/{userId})', () => {
       userId,
       lastName: null,
       gender: null,
+    });
+  });
+
+  it('clears text fields with "" too, and social links one by one or as a block (0014)', () => {
+    expect(v.parse(updateSchema, { userId, lastName: '  ' })).toEqual({ userId, lastName: null });
+    expect(v.parse(updateSchema, { userId, social: { instagram: '', strava: null } })).toEqual({
+      userId,
+      social: { instagram: null, strava: null },
+    });
+    expect(v.parse(updateSchema, { userId, social: null })).toEqual({ userId, social: null });
+    expect(v.parse(updateSchema, { userId, training: { experienceLevel: null, commitment_level: null } })).toEqual({
+      userId,
+      training: { experienceLevel: null, commitment_level: null },
     });
   });
 

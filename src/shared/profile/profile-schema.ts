@@ -58,6 +58,30 @@ import {
 } from './options.ts';
 import { isIsoDay } from '../time/madrid-calendar.ts';
 
+/** The longest handle each network allows (Instagram's own limit; Spotify user ids; Strava athlete numbers). */
+export const SOCIAL_HANDLE_MAX = { instagram: 30, spotify: 30, strava: 12 } as const;
+/** A pasted profile address is longer than the handle; anything beyond this is not one. */
+const SOCIAL_ADDRESS_MAX = 200;
+
+export type SocialNetwork = keyof typeof SOCIAL_HANDLE_MAX;
+
+/** Per network: what a handle may hold, and the profile address it can be read from. */
+const SOCIAL_NETWORKS: Readonly<Record<SocialNetwork, { pattern: RegExp; address: RegExp }>> = {
+  instagram: {
+    pattern: new RegExp(`^[A-Za-z0-9._]{1,${SOCIAL_HANDLE_MAX.instagram}}$`),
+    address: /^(?:https?:\/\/)?(?:www\.)?instagram\.com\/([^/?#\s]+)\/?(?:[?#]\S*)?$/i,
+  },
+  spotify: {
+    pattern: new RegExp(`^[A-Za-z0-9._-]{1,${SOCIAL_HANDLE_MAX.spotify}}$`),
+    address:
+      /^(?:(?:https?:\/\/)?open\.spotify\.com\/(?:intl-[a-z-]+\/)?user\/|spotify:user:)([^/?#\s]+)\/?(?:[?#]\S*)?$/i,
+  },
+  strava: {
+    pattern: new RegExp(`^[0-9]{1,${SOCIAL_HANDLE_MAX.strava}}$`),
+    address: /^(?:https?:\/\/)?(?:www\.)?strava\.com\/athletes\/([^/?#\s]+)\/?(?:[?#]\S*)?$/i,
+  },
+};
+
 /** Every text a profile schema can answer with. Texts quoted by spec 001 §5 and §8 are verbatim. */
 export const PROFILE_MESSAGES = {
   invalidProfile: 'Datos del perfil no válidos',
@@ -115,9 +139,9 @@ export const PROFILE_MESSAGES = {
   longitude: 'La longitud no es válida',
   city: 'La ciudad no es válida',
   social: 'Redes sociales no válidas',
-  instagram: 'El usuario de Instagram no es válido',
-  spotify: 'El usuario de Spotify no es válido',
-  strava: 'El atleta de Strava no es válido',
+  instagram: `El usuario de Instagram debe contener solo letras, números, puntos y guiones bajos (1-${SOCIAL_HANDLE_MAX.instagram} caracteres)`,
+  spotify: `El usuario de Spotify debe contener solo letras, números, puntos, guiones y guiones bajos (1-${SOCIAL_HANDLE_MAX.spotify} caracteres)`,
+  strava: `El atleta de Strava debe ser el número de tu perfil (1-${SOCIAL_HANDLE_MAX.strava} dígitos)`,
 } as const;
 
 const M = PROFILE_MESSAGES;
@@ -127,6 +151,7 @@ export const CITY_MAX = 100;
 /** Longest photo key we accept. */
 export const PHOTO_KEY_MAX = 512;
 const USER_ID_MAX = 64;
+
 /** No option list is longer; a longer array is junk and is refused before its items are read. */
 const LIST_MAX = 64;
 
@@ -231,14 +256,18 @@ function singleLine(min: number, max: number, message: string) {
   );
 }
 
-/** A social handle; "" or null clears it, a leading "@" is dropped. */
-function handle(pattern: RegExp, message: string) {
+/**
+ * A social handle: the handle itself, "@handle", or the address of the profile on that network
+ * (what people copy from the app's "share profile"), reduced to the handle. "" or null clears it.
+ */
+function handle(network: SocialNetwork, message: string) {
+  const { address, pattern } = SOCIAL_NETWORKS[network];
   return v.nullable(
     v.pipe(
       v.string(message),
-      v.maxLength(rawGuard(64), message),
+      v.maxLength(rawGuard(SOCIAL_ADDRESS_MAX), message),
       v.trim(),
-      v.transform((text: string) => text.replace(/^@/, '')),
+      v.transform((text: string) => text.match(address)?.[1] ?? text.replace(/^@/, '')),
       v.check((text: string) => text === '' || pattern.test(text), message),
       v.transform((text: string) => (text === '' ? null : text)),
     ),
@@ -417,11 +446,12 @@ export const PreferencesSchema = v.strictObject(
   objectMessage(M.preferences),
 );
 
+/** The social block (spec 001 §3): every handle optional; "" or null clears one. */
 export const SocialSchema = v.strictObject(
   {
-    instagram: v.optional(handle(/^[A-Za-z0-9._]{1,30}$/, M.instagram)),
-    spotify: v.optional(handle(/^[A-Za-z0-9._-]{1,64}$/, M.spotify)),
-    strava: v.optional(handle(/^[A-Za-z0-9_-]{1,64}$/, M.strava)),
+    instagram: v.optional(handle('instagram', M.instagram)),
+    spotify: v.optional(handle('spotify', M.spotify)),
+    strava: v.optional(handle('strava', M.strava)),
   },
   objectMessage(M.social),
 );
@@ -459,7 +489,7 @@ export function profileCreateRequestSchema(now: () => Date = systemNow) {
       training: TrainingSchema,
       health: v.optional(HealthSchema),
       preferences: v.optional(PreferencesSchema, {}),
-      social: v.optional(SocialSchema),
+      social: v.optional(v.nullable(SocialSchema)),
     },
     objectMessage(M.invalidProfile, {
       userId: M.userIdRequired,
@@ -475,6 +505,10 @@ export function profileCreateRequestSchema(now: () => Date = systemNow) {
  * `PUT /api/profiles/{userId}`: userId plus the fields that changed. A block (gym, training,
  * health, preferences, social) may carry only its changed fields; an absent field stays as it
  * is, and no default is filled in. `age_range` and `location` are replaced as a whole.
+ * An optional field is cleared with null — and a text one also with "", what an emptied input
+ * holds: lastName, gender, the training's experienceLevel, commitment_level and
+ * socialPreference, each social handle, and `social: null` for the whole block
+ * (docs/decisions/0014-profile-updates-and-social-links.md).
  */
 export function profileUpdateRequestSchema(now: () => Date = systemNow) {
   return v.strictObject(
@@ -487,7 +521,7 @@ export function profileUpdateRequestSchema(now: () => Date = systemNow) {
       training: v.optional(v.partial(TrainingSchema)),
       health: v.optional(v.partial(HealthSchema)),
       preferences: v.optional(v.partial(PreferencesSchema)),
-      social: v.optional(SocialSchema),
+      social: v.optional(v.nullable(SocialSchema)),
     },
     objectMessage(M.invalidProfile, { userId: M.userIdRequired }),
   );
@@ -660,10 +694,11 @@ export const TrainingStepSchema = v.object(
   objectMessage(M.invalidProfile, { training: M.sportsRequired }),
 );
 
-/** Step 4, Información Adicional y Fotos: health and the photo files picked (1 to 6). */
+/** Step 4, Información Adicional y Fotos: health, the social links and the photo files picked (1 to 6). */
 export const AdditionalStepSchema = v.object(
   {
     health: v.optional(HealthSchema),
+    social: v.optional(v.nullable(SocialSchema)),
     photos: v.pipe(
       v.array(v.unknown(), M.photosRequired),
       v.minLength(MIN_PHOTOS, M.photosRequired),

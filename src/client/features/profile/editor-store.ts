@@ -13,6 +13,7 @@ import {
   type ProfileDraft,
   stepErrors,
   stepOfField,
+  stillShownErrors,
   updateRequest,
 } from './profile-draft.ts';
 import { photoUploadErrorMessage } from './photo-errors.ts';
@@ -50,9 +51,19 @@ export function startEditing(profile: OwnProfile): void {
   editorState.save = { status: 'idle' };
 }
 
-export function updateDraft(recipe: (draft: ProfileDraft) => void): void {
+export function updateDraft(recipe: (draft: ProfileDraft) => void, now: Date = new Date()): void {
   recipe(editorState.draft);
   if (editorState.save.status === 'saved') editorState.save = { status: 'idle' };
+  if (Object.keys(editorState.errors).length > 0) {
+    editorState.errors = stillShownErrors(editorState.errors, allErrors(editorState.draft, editorState.photoKeys, now));
+  }
+}
+
+/** Every part's errors, with the wizard's step rules. */
+function allErrors(draft: ProfileDraft, photos: readonly string[], now: Date): FieldErrors {
+  const errors: Record<string, string> = {};
+  for (const step of [1, 2, 3, 4] as const) Object.assign(errors, stepErrors(step, draft, photos, now));
+  return errors;
 }
 
 function afterPhotos(photoKeys: string[]): void {
@@ -123,9 +134,7 @@ export async function moveEditorPhoto(key: string, offset: -1 | 1): Promise<void
 
 /** Validates every part with the wizard's step rules, then PUTs the changed profile. */
 export async function saveEditor(now: Date = new Date()): Promise<number | null> {
-  const photos = editorState.photoKeys;
-  const errors: Record<string, string> = {};
-  for (const step of [1, 2, 3, 4] as const) Object.assign(errors, stepErrors(step, editorState.draft, photos, now));
+  const errors = allErrors(editorState.draft, editorState.photoKeys, now);
   editorState.errors = errors;
   const first = Object.keys(errors)[0];
   if (first !== undefined) {

@@ -52,6 +52,8 @@ export type ProfileDraft = {
     age_range: { min: number; max: number };
     distance: number;
   };
+  /** The social links as typed (a handle, "@handle" or the profile's address); "" is none. */
+  social: { instagram: string; spotify: string; strava: string };
 };
 
 export function emptyDraft(): ProfileDraft {
@@ -80,6 +82,7 @@ export function emptyDraft(): ProfileDraft {
       age_range: { min: AGE_RANGE_MIN, max: AGE_RANGE_MAX },
       distance: DEFAULT_DISTANCE_KM,
     },
+    social: { instagram: '', spotify: '', strava: '' },
   };
 }
 
@@ -117,38 +120,47 @@ export function draftFromProfile(profile: OwnProfile): ProfileDraft {
       age_range: { ...profile.preferences.age_range },
       distance: profile.preferences.distance,
     },
+    social: {
+      instagram: profile.social?.instagram ?? '',
+      spotify: profile.social?.spotify ?? '',
+      strava: profile.social?.strava ?? '',
+    },
   };
 }
 
-/** The trimmed personal fields, with the optional ones left out when empty. */
-function personal(draft: ProfileDraft) {
+/**
+ * The request body. An empty optional field is null (docs/decisions/0014): a create ignores it,
+ * an update clears what was stored — leaving it out would keep the old value.
+ */
+function body(draft: ProfileDraft) {
+  const { experienceLevel, commitment_level, socialPreference, ...lists } = draft.training;
   const lastName = draft.lastName.trim();
   return {
     name: draft.name.trim(),
-    ...(lastName ? { lastName } : {}),
+    lastName: lastName || null,
     birthDate: draft.birthDate,
     bio: draft.bio.trim(),
-    ...(draft.gender ? { gender: draft.gender } : {}),
-  };
-}
-
-function training(draft: ProfileDraft) {
-  const { experienceLevel, commitment_level, socialPreference, ...rest } = draft.training;
-  return {
-    ...rest,
-    ...(experienceLevel ? { experienceLevel } : {}),
-    ...(commitment_level ? { commitment_level } : {}),
-    ...(socialPreference ? { socialPreference } : {}),
-  };
-}
-
-function body(draft: ProfileDraft) {
-  return {
-    ...personal(draft),
+    gender: draft.gender || null,
     gym: { ...draft.gym, name: draft.gym.name.trim() },
-    training: training(draft),
+    training: {
+      ...lists,
+      experienceLevel: experienceLevel ?? null,
+      commitment_level: commitment_level ?? null,
+      socialPreference: socialPreference ?? null,
+    },
     health: draft.health,
     preferences: draft.preferences,
+    social: socialLinks(draft),
+  };
+}
+
+/** The typed handles, each null when empty (the shared schema reduces "@x" and addresses to x). */
+function socialLinks(draft: ProfileDraft) {
+  const handle = (text: string) => text.trim() || null;
+  return {
+    instagram: handle(draft.social.instagram),
+    spotify: handle(draft.social.spotify),
+    strava: handle(draft.social.strava),
   };
 }
 
@@ -168,17 +180,33 @@ export function createRequest(
   location: { latitude: number; longitude: number },
   photos: string[] = [],
 ): ProfileCreateInput {
-  return { userId, ...body(draft), location, photos } as ProfileCreateInput;
+  const { social, ...rest } = body(draft);
+  const hasSocial = Object.values(social).some(Boolean);
+  return { userId, ...rest, ...(hasSocial ? { social } : {}), location, photos } as ProfileCreateInput;
 }
 
+/** Every field of the form, the emptied optional ones as null, so they are cleared on the server. */
 export function updateRequest(userId: string, draft: ProfileDraft): ProfileUpdateInput {
   return { userId, ...body(draft) } as ProfileUpdateInput;
+}
+
+/**
+ * The errors to show after an edit: those already shown that still apply, with their current
+ * text. A fixed field loses its message at once; a field not yet checked gets none while typing.
+ */
+export function stillShownErrors(shown: FieldErrors, current: FieldErrors): FieldErrors {
+  const kept: Record<string, string> = Object.create(null);
+  for (const key of Object.keys(shown)) {
+    const message = current[key];
+    if (message !== undefined) kept[key] = message;
+  }
+  return kept;
 }
 
 /** Which step holds a field path ("gym.name" → 2), so a save error can send the user there. */
 export function stepOfField(path: string): WizardStep {
   if (path.startsWith('gym')) return 2;
   if (path.startsWith('training') || path.startsWith('preferences')) return 3;
-  if (path.startsWith('health') || path.startsWith('photos')) return 4;
+  if (path.startsWith('health') || path.startsWith('photos') || path.startsWith('social')) return 4;
   return 1;
 }

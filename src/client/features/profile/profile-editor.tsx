@@ -74,6 +74,9 @@ export function ProfileEditor({ userId }: { userId: string }) {
   }
 
   const draft = snap.draft as ProfileDraft;
+  // The stored position is already the snapped one (QUALITY 9).
+  const { latitude, longitude } = current.profile.location;
+  const gymSearchOrigin = { latitude, longitude };
   const stepProps = { draft, errors: snap.errors, onChange: updateDraft, hasHeading: false };
   const isSaving = snap.save.status === 'saving';
   const photoWork = snap.photoWork;
@@ -108,7 +111,7 @@ export function ProfileEditor({ userId }: { userId: string }) {
       </section>
       <section className={CARD} aria-labelledby="titulo-2" id="seccion-2">
         <SectionTitle id="titulo-2">{STEP_TITLES[2]}</SectionTitle>
-        <GymStep {...stepProps} />
+        <GymStep {...stepProps} gymSearchOrigin={gymSearchOrigin} />
       </section>
       <section className={CARD} aria-labelledby="titulo-3" id="seccion-3">
         <SectionTitle id="titulo-3">{STEP_TITLES[3]}</SectionTitle>

@@ -4,6 +4,7 @@
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { GymSuggestion } from '#shared/discovery/discovery-schemas';
+import { distanceText } from '#shared/discovery/distance';
 import {
   AGE_RANGE_MAX,
   AGE_RANGE_MIN,
@@ -160,12 +161,28 @@ export function PersonalStep({ draft, errors, onChange, hasHeading = true }: Ste
 
 const GYM_SEARCH_DEBOUNCE_MS = 300;
 
-function GymNameField({ value, error, onChange }: { value: string; error?: string; onChange: (name: string) => void }) {
+/** A position to rank gym suggestions by (already snapped to the ~1 km grid), or null when unknown. */
+export type GymSearchOrigin = { latitude: number; longitude: number } | null;
+
+function GymNameField({
+  value,
+  error,
+  origin,
+  onChange,
+}: {
+  value: string;
+  error?: string;
+  origin: GymSearchOrigin;
+  onChange: (name: string) => void;
+}) {
   const [suggestions, setSuggestions] = useState<GymSuggestion[]>([]);
   const [isSearching, setIsSearching] = useState(false);
   const [isOpen, setIsOpen] = useState(false);
   const listId = useId();
   const picked = useRef<string | null>(null);
+  // Plain numbers as effect dependencies: a new object with the same position searches nothing new.
+  const latitude = origin?.latitude ?? null;
+  const longitude = origin?.longitude ?? null;
 
   useEffect(() => {
     const query = value.trim();
@@ -177,7 +194,8 @@ function GymNameField({ value, error, onChange }: { value: string; error?: strin
     const controller = new AbortController();
     setIsSearching(true);
     const timer = setTimeout(() => {
-      void searchGyms(query, null, controller.signal).then((gyms) => {
+      const near = latitude !== null && longitude !== null ? { latitude, longitude } : null;
+      void searchGyms(query, near, controller.signal).then((gyms) => {
         if (controller.signal.aborted) return;
         const seen = new Set<string>();
         setSuggestions(gyms.filter((gym) => !seen.has(gym.name) && seen.add(gym.name)));
@@ -188,7 +206,7 @@ function GymNameField({ value, error, onChange }: { value: string; error?: strin
       clearTimeout(timer);
       controller.abort();
     };
-  }, [value]);
+  }, [value, latitude, longitude]);
 
   const isShowing = isOpen && suggestions.length > 0;
   return (
@@ -238,6 +256,11 @@ function GymNameField({ value, error, onChange }: { value: string; error?: strin
                   <span className="truncate text-xs text-stone-600 dark:text-stone-400">
                     {[gym.address, gym.city].filter(Boolean).join(', ')}
                   </span>
+                  {gym.distanceKm !== undefined && (
+                    <span className="text-xs font-semibold text-brand-800 dark:text-brand-300">
+                      {distanceText(gym.distanceKm)}
+                    </span>
+                  )}
                 </span>
               </button>
             </li>
@@ -248,13 +271,20 @@ function GymNameField({ value, error, onChange }: { value: string; error?: strin
   );
 }
 
-export function GymStep({ draft, errors, onChange, hasHeading = true }: StepProps & { hasHeading?: boolean }) {
+export function GymStep({
+  draft,
+  errors,
+  onChange,
+  hasHeading = true,
+  gymSearchOrigin = null,
+}: StepProps & { hasHeading?: boolean; gymSearchOrigin?: GymSearchOrigin }) {
   return (
     <div className="flex flex-col gap-5">
       {hasHeading && <StepHeading title={STEP_TITLES[2]} description="¿Dónde y cuándo entrenas?" />}
       <GymNameField
         value={draft.gym.name}
         error={errors['gym.name']}
+        origin={gymSearchOrigin}
         onChange={(name) =>
           onChange((d) => {
             d.gym.name = name;
@@ -557,6 +587,61 @@ export function AdditionalStep({
           }
         />
       </SubSection>
+      <SocialLinksSection draft={draft} errors={errors} onChange={onChange} />
     </div>
+  );
+}
+
+/** Room for a pasted profile address; the handle inside it is checked by the shared schema. */
+const SOCIAL_INPUT_MAX = 200;
+
+const SOCIAL_FIELDS = [
+  {
+    network: 'instagram',
+    label: 'Usuario de Instagram',
+    placeholder: '@tu.usuario',
+    hint: 'Tu usuario o el enlace a tu perfil.',
+  },
+  {
+    network: 'spotify',
+    label: 'Usuario de Spotify',
+    placeholder: 'tu_usuario',
+    hint: 'Tu usuario o el enlace a tu perfil de Spotify.',
+  },
+  {
+    network: 'strava',
+    label: 'Atleta de Strava',
+    placeholder: '12345678',
+    hint: 'El número de tu perfil de atleta o su enlace.',
+  },
+] as const;
+
+/** The optional social links of the profile (spec 001 §3 social; rules in docs/decisions/0014). */
+function SocialLinksSection({ draft, errors, onChange }: StepProps) {
+  return (
+    <SubSection title="Redes sociales (opcional)">
+      <p className="-mt-2 text-sm text-stone-600 dark:text-stone-400">
+        Se muestran en tu perfil para que tus compañeros puedan seguirte.
+      </p>
+      {SOCIAL_FIELDS.map((field) => (
+        <TextField
+          key={field.network}
+          label={field.label}
+          placeholder={field.placeholder}
+          hint={field.hint}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={SOCIAL_INPUT_MAX}
+          value={draft.social[field.network]}
+          onChange={(event) =>
+            onChange((d) => {
+              d.social[field.network] = event.target.value;
+            })
+          }
+          error={errors[`social.${field.network}`] ?? (field.network === 'instagram' ? errors.social : undefined)}
+        />
+      ))}
+    </SubSection>
   );
 }

@@ -133,7 +133,7 @@ export function ProfileWizard({ userId, onComplete }: { userId: string; onComple
       >
         <div ref={heading} tabIndex={-1} className="outline-none">
           {snap.step === 1 && <PersonalStep {...stepProps} />}
-          {snap.step === 2 && <GymStep {...stepProps} />}
+          {snap.step === 2 && <GymStep {...stepProps} gymSearchOrigin={snap.gymSearchOrigin} />}
           {snap.step === 3 && <TrainingStep {...stepProps} />}
           {snap.step === 4 && (
             <AdditionalStep

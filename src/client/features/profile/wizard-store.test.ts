@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { snapToGrid } from '#shared/discovery/distance';
 import type { OwnProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
 import { createWizardStore, SAVE_FAILED_MESSAGE, type WizardDependencies } from './wizard-store.ts';
@@ -162,5 +163,58 @@ describe('profile wizard', () => {
     failing.store.addPhotos([png()]);
     await failing.store.next('u1');
     expect(failing.store.state.save).toEqual({ status: 'failed', message: SAVE_FAILED_MESSAGE });
+  });
+
+  it('asks for the position when the gym step opens: its snapped form ranks gym suggestions; the save reuses it', async () => {
+    const readLocation = vi.fn(async () => ({ latitude: 40.41234, longitude: -3.70111, alert: null }));
+    const { store, deps } = setup({ readLocation });
+    expect(store.state.gymSearchOrigin).toBeNull();
+    await fillToStep4(store);
+    expect(store.state.gymSearchOrigin).toEqual(snapToGrid(40.41234, -3.70111));
+    expect(store.state.gymSearchOrigin).not.toEqual({ latitude: 40.41234, longitude: -3.70111 });
+    store.addPhotos([png()]);
+    await store.next('u1');
+    expect(readLocation).toHaveBeenCalledTimes(1);
+    expect(deps.createProfile).toHaveBeenCalledWith(
+      expect.objectContaining({ location: { latitude: 40.41234, longitude: -3.70111 } }),
+    );
+    expect(store.state.save.status).toBe('done');
+  });
+
+  it('never ranks gyms around the fallback position, and asks again when saving', async () => {
+    const readLocation = vi
+      .fn()
+      .mockResolvedValueOnce({ latitude: 40.42, longitude: -3.7, alert: 'No se pudo determinar tu ubicación...' })
+      .mockResolvedValueOnce({ latitude: 41.39, longitude: 2.17, alert: null });
+    const onLocationAlert = vi.fn();
+    const { store, deps } = setup({ readLocation, onLocationAlert });
+    await fillToStep4(store);
+    expect(store.state.gymSearchOrigin).toBeNull();
+    store.addPhotos([png()]);
+    await store.next('u1');
+    expect(readLocation).toHaveBeenCalledTimes(2);
+    expect(onLocationAlert).not.toHaveBeenCalled();
+    expect(deps.createProfile).toHaveBeenCalledWith(
+      expect.objectContaining({ location: { latitude: 41.39, longitude: 2.17 } }),
+    );
+  });
+
+  it('drops a message as soon as its field is fixed, without flagging fields not checked yet', async () => {
+    const { store } = setup();
+    await store.next('u1');
+    expect(Object.keys(store.state.errors).sort()).toEqual(['bio', 'birthDate', 'name']);
+    store.update((d) => {
+      d.name = 'Lucía';
+    });
+    expect(Object.keys(store.state.errors).sort()).toEqual(['bio', 'birthDate']);
+    store.update((d) => {
+      d.birthDate = '2010-01-01';
+    });
+    // Still wrong, now with the age text.
+    expect(store.state.errors.birthDate).toBe('Debes tener al menos 18 años para crear un perfil');
+    store.update((d) => {
+      d.name = 'R2D2';
+    });
+    expect(store.state.errors.name).toBeUndefined();
   });
 });

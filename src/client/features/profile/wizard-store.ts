@@ -1,9 +1,11 @@
 /**
  * The profile-creation wizard (spec 001 §2, §4): steps, draft, picked photos and the save
  * sequence create → upload photos (with progress) → update with the photo keys, where a failed
- * update falls back to creating.
+ * update falls back to creating. The position is asked for when the gym step opens, so the gym
+ * suggestions can rank nearby clubs first, and the save reuses that answer (docs/decisions/0014).
  */
 import { proxy, ref } from 'valtio';
+import { snapToGrid } from '#shared/discovery/distance';
 import { MAX_PHOTOS, MIN_PHOTOS } from '#shared/profile/options';
 import {
   type FieldErrors,
@@ -14,7 +16,7 @@ import {
 } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
 import { createProfile, updateProfile, uploadPhotos } from './profile-api.ts';
-import { createRequest, emptyDraft, type ProfileDraft, stepErrors } from './profile-draft.ts';
+import { createRequest, emptyDraft, type ProfileDraft, stepErrors, stillShownErrors } from './profile-draft.ts';
 import { photoUploadErrorMessage } from './photo-errors.ts';
 import { readWizardLocation, type WizardLocation } from './wizard-location.ts';
 import { toast } from '../../ui/toast-store.ts';
@@ -50,12 +52,28 @@ export function createWizardStore(deps: WizardDependencies) {
     errors: {} as FieldErrors,
     photoError: null as string | null,
     save: { status: 'idle' } as WizardSave,
+    /** The device's position snapped to the ~1 km grid, once known; never the fallback. */
+    gymSearchOrigin: null as { latitude: number; longitude: number } | null,
   });
 
   const isSaving = () => state.save.status === 'saving';
 
+  let located: Promise<WizardLocation> | null = null;
+
+  /** Reads the position once (later calls share the answer) and keeps its snapped form for the gym search. */
+  function locate(): Promise<WizardLocation> {
+    located ??= deps.readLocation().then((location) => {
+      if (!location.alert) state.gymSearchOrigin = snapToGrid(location.latitude, location.longitude);
+      return location;
+    });
+    return located;
+  }
+
   function update(recipe: (draft: ProfileDraft) => void): void {
     recipe(state.draft);
+    if (Object.keys(state.errors).length > 0) {
+      state.errors = stillShownErrors(state.errors, stepErrors(state.step, state.draft, state.photos, deps.now()));
+    }
   }
 
   function validate(step: WizardStep): boolean {
@@ -75,6 +93,7 @@ export function createWizardStore(deps: WizardDependencies) {
     if (!validate(state.step)) return;
     if (state.step < 4) {
       state.step = (state.step + 1) as WizardStep;
+      if (state.step === 2) void locate();
       return;
     }
     await save(userId);
@@ -115,7 +134,12 @@ export function createWizardStore(deps: WizardDependencies) {
       return;
     }
     state.save = { status: 'saving', phase: 'location', percent: 0 };
-    const location = await deps.readLocation();
+    let location = await locate();
+    if (location.alert) {
+      // The early read failed (refused, timed out): ask once more now that it is needed.
+      located = null;
+      location = await locate();
+    }
     if (location.alert) deps.onLocationAlert(location.alert);
     const position = { latitude: location.latitude, longitude: location.longitude };
     const body = createRequest(userId, state.draft, position);
@@ -184,6 +208,8 @@ export function createWizardStore(deps: WizardDependencies) {
     state.errors = {};
     state.photoError = null;
     state.save = { status: 'idle' };
+    state.gymSearchOrigin = null;
+    located = null;
   }
 
   return { state, update, back, next, addPhotos, removePhoto, save, reset };

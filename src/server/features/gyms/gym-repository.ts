@@ -43,9 +43,15 @@ export function createGymRepository(db: Database) {
 
     /**
      * Gyms whose normalized name contains the query or resembles it (pg_trgm: both filters use the
-     * GIN trigram index), ranked by how well the name matches — a name starting with the query
-     * first, then word similarity — plus a bonus for being near `origin` (full within 2 km,
-     * nothing beyond 100 km), then by distance and name.
+     * GIN trigram index), ranked by how well the name matches plus how near the gym is to `origin`:
+     * - the name: 1 when it starts with the query, 0.5 when a later word does, plus the word
+     *   similarity to one decimal (so a typo costs, but two names that both contain the query
+     *   tie instead of the shorter one winning by a hair);
+     * - nearness: 0.6 / (1 + km / 10) — 0.6 on the spot, 0.3 at 10 km, 0.05 at 100 km, never 0 —
+     *   so among equally good names the nearest comes first, whatever the distance, and a club
+     *   round the corner can outrank a slightly worse name but never a prefix match elsewhere.
+     *   A gym without a position (typed in a profile) gets no nearness.
+     * Ties go to the closer trigram similarity, then the distance, then the name.
      */
     async search(query: string, origin: { latitude: number; longitude: number } | null, limit: number) {
       const distance = origin
@@ -55,6 +61,10 @@ export function createGymRepository(db: Database) {
             power(sin(radians(${gyms.longitude} - ${origin.longitude}) / 2), 2)))) end`
         : sql<number | null>`null::float8`;
       const contains = `%${query}%`;
+      const nameScore = sql`(case when ${gyms.nameKey} like ${`${query}%`} then 1 else 0 end
+        + case when ${gyms.nameKey} like ${`% ${query}%`} then 0.5 else 0 end
+        + round(word_similarity(${query}, ${gyms.nameKey})::numeric, 1))`;
+      const nearness = sql`coalesce(0.6 / (1 + ${distance} / 10), 0)`;
       const rows = await db
         .select({
           name: gyms.name,
@@ -66,11 +76,8 @@ export function createGymRepository(db: Database) {
         .from(gyms)
         .where(sql`${gyms.nameKey} like ${contains} or ${query} <% ${gyms.nameKey}`)
         .orderBy(
-          sql`(case when ${gyms.nameKey} like ${`${query}%`} then 1 else 0 end
-              + case when ${gyms.nameKey} like ${`% ${query}%`} then 0.5 else 0 end
-              + word_similarity(${query}, ${gyms.nameKey})
-              + similarity(${query}, ${gyms.nameKey}) * 0.5
-              + coalesce(0.6 * (1 - least(greatest(${distance} - 2, 0), 100) / 100), 0)) desc`,
+          sql`${nameScore} + ${nearness} desc`,
+          sql`similarity(${query}, ${gyms.nameKey}) desc`,
           sql`${distance} asc nulls last`,
           gyms.name,
         )

@@ -8,6 +8,7 @@ import {
   ToolCallRequestSchema,
 } from '#shared/discovery/discovery-schemas';
 import { normalizeGymName } from '#shared/discovery/compatibility';
+import { snapToGrid } from '#shared/discovery/distance';
 import { GYM_NAME_MAX, GYM_NAME_MIN } from '#shared/profile/options';
 import { badRequest } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
@@ -33,14 +34,19 @@ export function createGymService(deps: { gyms: GymRepository }) {
       );
     },
 
-    /** The tool call: only search_gyms exists; a query under 3 characters finds nothing. */
+    /**
+     * The tool call: only search_gyms exists; a query under 3 characters finds nothing. With a
+     * location, gyms are ranked by name similarity plus nearness (gym-repository.ts `search`).
+     */
     async callTool(body: unknown): Promise<{ gyms: GymSuggestion[] }> {
       const call = parseInput(ToolCallRequestSchema, body);
       if (call.tool_name !== GYM_SEARCH_TOOL) throw badRequest(DISCOVERY_MESSAGES.unknownTool, 'UNKNOWN_TOOL');
       const args = parseInput(GymSearchArgumentsSchema, call.arguments ?? {});
       const query = normalizeGymName(args.query);
       if ([...query].length < GYM_SEARCH_MIN_CHARS) return { gyms: [] };
-      const found = await gyms.search(query, args.location ?? null, GYM_SEARCH_RESULTS_MAX);
+      // Ranked around the ~1 km cell, never the raw position (QUALITY 9), whatever the client sent.
+      const origin = args.location ? snapToGrid(args.location.latitude, args.location.longitude) : null;
+      const found = await gyms.search(query, origin, GYM_SEARCH_RESULTS_MAX);
       return {
         gyms: found.map((gym) => ({
           name: gym.name,

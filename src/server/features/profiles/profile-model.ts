@@ -23,78 +23,74 @@ import {
   type PublicProfile,
   PublicProfileSchema,
 } from '#shared/profile/profile-schema';
+import type { ProfileRow } from '../../db/schema/index.ts';
 
-export type ProfileGym = { name: string; membershipType: string; trainingSchedule: string[] };
-export type ProfileTraining = {
-  sports: string[];
-  goals: string[];
-  experienceLevel: string | null;
-  frequency: number;
-  motivation: string[];
-  specialties: string[];
-  commitment_level: string | null;
-  supplements: string[];
-  socialPreference: string | null;
-  availability: string[];
-};
-export type ProfileHealth = { injuries: string[]; height: number; weight: number; dietaryPreferences: string[] };
-export type ProfilePreferences = {
-  gender_preference: string;
-  age_range: { min: number; max: number };
-  distance: number;
-  music?: boolean;
-  groupClasses?: boolean;
-  personalTraining?: boolean;
-};
-export type ProfileSocial = { instagram?: string | null; spotify?: string | null; strava?: string | null };
+/**
+ * The profile columns the deck query filters and ranks on, copied from the blocks on every write
+ * (docs/decisions/0006). The one list of them: `deckColumns` must fill exactly these, and a
+ * stored profile is the table row without them.
+ */
+export const DECK_COLUMN_NAMES = [
+  'genderPreference',
+  'ageMin',
+  'ageMax',
+  'maxDistanceKm',
+  'gymKey',
+  'sportsMask',
+  'availabilityMask',
+  'goalsMask',
+  'scheduleMask',
+  'motivationMask',
+  'experienceRank',
+  'commitmentRank',
+  'frequency',
+  'socialPreference',
+] as const satisfies readonly (keyof ProfileRow)[];
+
+type DeckColumnName = (typeof DECK_COLUMN_NAMES)[number];
+
+/** What the deck query filters and ranks on, derived from the content. */
+export type ProfileDeckColumns = Pick<ProfileRow, DeckColumnName>;
+
+/** A stored profile as the repositories hand it over: the row (drizzle's type) without the deck copies. */
+export type StoredProfile = Omit<ProfileRow, DeckColumnName>;
+
+/** The columns a profile write sets from the request; the server owns the rest of the row. */
+export const CONTENT_COLUMN_NAMES = [
+  'name',
+  'lastName',
+  'birthDate',
+  'gender',
+  'bio',
+  'photos',
+  'latitude',
+  'longitude',
+  'city',
+  'gym',
+  'training',
+  'health',
+  'preferences',
+  'social',
+] as const satisfies readonly (keyof ProfileRow)[];
 
 /** The editable content of a profile, as the service builds it. */
-export type ProfileContent = {
-  name: string;
-  lastName: string | null;
-  birthDate: string;
-  gender: string | null;
-  bio: string;
-  photos: string[];
-  latitude: number;
-  longitude: number;
-  city: string | null;
-  gym: ProfileGym;
-  training: ProfileTraining;
-  health: ProfileHealth | null;
-  preferences: ProfilePreferences;
-  social: ProfileSocial | null;
-};
+export type ProfileContent = Pick<ProfileRow, (typeof CONTENT_COLUMN_NAMES)[number]>;
 
-/** What the deck query filters and ranks on, derived from the content (docs/decisions/0006). */
-export type ProfileDeckColumns = {
-  genderPreference: string;
-  ageMin: number;
-  ageMax: number;
-  maxDistanceKm: number;
-  gymKey: string;
-  sportsMask: number;
-  availabilityMask: number;
-  goalsMask: number;
-  scheduleMask: number;
-  motivationMask: number;
-  experienceRank: number | null;
-  commitmentRank: number | null;
-  frequency: number;
-  socialPreference: string | null;
-};
+function pickColumns<T>(row: object, keep: (key: string) => boolean): T {
+  return Object.fromEntries(Object.entries(row).filter(([key]) => keep(key))) as T;
+}
 
-/** A stored profile as the repositories hand it over. */
-export type StoredProfile = ProfileContent & {
-  id: string;
-  userId: string;
-  verified: boolean;
-  active: boolean;
-  visible: boolean;
-  lastActiveAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-};
+const DECK_COLUMN_SET: ReadonlySet<string> = new Set(DECK_COLUMN_NAMES);
+const CONTENT_COLUMN_SET: ReadonlySet<string> = new Set(CONTENT_COLUMN_NAMES);
+
+export function toStoredProfile(row: ProfileRow): StoredProfile {
+  return pickColumns(row, (key) => !DECK_COLUMN_SET.has(key));
+}
+
+/** Only the content of a profile (what a write may set), e.g. of a StoredProfile being edited. */
+export function contentOf(profile: ProfileContent): ProfileContent {
+  return pickColumns(profile, (key) => CONTENT_COLUMN_SET.has(key));
+}
 
 export type ProfileStats = { matchesCount: number; streak: number };
 

@@ -1,8 +1,15 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { blocks, matches, type ProfileRow, profiles, users } from '../../db/schema/index.ts';
-import { deckColumns, type ProfileContent, type ProfileStats, type StoredProfile } from './profile-model.ts';
+import { blocks, matches, profiles, users } from '../../db/schema/index.ts';
+import {
+  contentOf,
+  deckColumns,
+  type ProfileContent,
+  type ProfileStats,
+  type StoredProfile,
+  toStoredProfile,
+} from './profile-model.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,32 +18,8 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-export function toStoredProfile(row: ProfileRow): StoredProfile {
-  return {
-    id: row.id,
-    userId: row.userId,
-    name: row.name,
-    lastName: row.lastName,
-    birthDate: row.birthDate,
-    gender: row.gender,
-    bio: row.bio,
-    photos: row.photos,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    city: row.city,
-    gym: row.gym,
-    training: row.training,
-    health: row.health,
-    preferences: row.preferences,
-    social: row.social,
-    verified: row.verified,
-    active: row.active,
-    visible: row.visible,
-    lastActiveAt: row.lastActiveAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
+// Kept here too: the deck repository maps its rows with it.
+export { toStoredProfile };
 
 export type CreateProfileResult = { status: 'created'; profile: StoredProfile } | { status: 'exists' | 'no-user' };
 
@@ -134,7 +117,7 @@ export function createProfileRepository(db: Database) {
             .insert(profiles)
             .values({
               userId,
-              ...content,
+              ...contentOf(content),
               ...deckColumns(content),
               lastActiveAt: now,
               createdAt: now,
@@ -172,7 +155,7 @@ export function createProfileRepository(db: Database) {
         const { content, result } = mutate(toStoredProfile(row));
         const [updated] = await tx
           .update(profiles)
-          .set({ ...content, ...deckColumns(content), lastActiveAt: now, updatedAt: now })
+          .set({ ...contentOf(content), ...deckColumns(content), lastActiveAt: now, updatedAt: now })
           .where(eq(profiles.id, row.id))
           .returning();
         if (!updated) throw new Error('profile update returned no row');

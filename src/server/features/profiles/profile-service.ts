@@ -39,6 +39,19 @@ export type ProfileService = ReturnType<typeof createProfileService>;
 const M = DISCOVERY_MESSAGES;
 export const profileNotFound = () => notFound(M.profileNotFound);
 
+type SocialHandles = NonNullable<ProfileContent['social']>;
+
+/**
+ * The social block after a write: `change` merges into `current` handle by handle (absent keeps,
+ * null clears, docs/decisions/0014), `null` clears them all; only set handles are stored, and a
+ * block without any is null (the profile modal then leaves the block out).
+ */
+function socialBlock(current: SocialHandles | null, change: SocialHandles | null | undefined) {
+  const merged: SocialHandles = change === null ? {} : { ...current, ...change };
+  const kept = Object.fromEntries(Object.entries(merged).filter(([, handle]) => handle)) as SocialHandles;
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
 /**
  * Profiles (spec 001 §3, §5, §7): create, read, update and locate one's own; read another's
  * allowlisted view. Every write checks that the caller is the owner (QUALITY 8).
@@ -86,7 +99,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
           ...input.preferences,
           age_range: { min: input.preferences.age_range.min, max: input.preferences.age_range.max },
         },
-        social: input.social ?? null,
+        social: socialBlock(null, input.social),
       };
       const created = await profiles.create(callerId, content, now());
       if (created.status !== 'created') {
@@ -171,7 +184,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
             training: { ...current.training, ...input.training },
             health,
             preferences: { ...current.preferences, ...input.preferences },
-            social: input.social !== undefined ? input.social : current.social,
+            social: socialBlock(current.social, input.social),
           };
           return { content, result: dropped };
         },

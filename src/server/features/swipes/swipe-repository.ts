@@ -125,7 +125,12 @@ export function createSwipeRepository(db: Database) {
       });
     },
 
-    /** The user's matches, newest first, leaving out pairs where either blocked the other. */
+    /**
+     * The user's matches, newest first: only pairs whose conversation is still `active` (an
+     * unmatched or blocked one has ended, docs/decisions/0009 and 0012), and never a pair where
+     * either blocks the other now — checked against `blocks` too, so a block counts even before
+     * its conversation is marked.
+     */
     async listMatches(userId: string): Promise<StoredMatch[]> {
       const rows = await db
         .select({
@@ -141,6 +146,7 @@ export function createSwipeRepository(db: Database) {
         .where(
           and(
             or(eq(matches.userLow, userId), eq(matches.userHigh, userId)),
+            eq(conversations.status, 'active'),
             sql`not exists (select 1 from ${blocks} b
               where (b.blocker_id = ${matches.userLow} and b.blocked_id = ${matches.userHigh})
                  or (b.blocker_id = ${matches.userHigh} and b.blocked_id = ${matches.userLow}))`,
