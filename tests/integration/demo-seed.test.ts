@@ -33,7 +33,8 @@ async function seedOnce(count: number) {
   }
 }
 
-describe('demo data (seedDemoData)', () => {
+// Two seeds of 40 users with generated photos: well under 30 s alone, not always on a loaded CI machine.
+describe('demo data (seedDemoData)', { timeout: 120_000 }, () => {
   it('creates N complete users deterministically, with photos and the shared password', async () => {
     const first = await seedOnce(40);
     const second = await seedOnce(40);
