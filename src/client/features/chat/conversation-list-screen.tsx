@@ -9,7 +9,7 @@ import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
-import { MessageIcon, MutedIcon, PinIcon } from '../../ui/icons.tsx';
+import { DotsIcon, MessageIcon, MutedIcon, PinIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
@@ -40,16 +40,6 @@ function ListSkeleton() {
         </li>
       ))}
     </ul>
-  );
-}
-
-function DotsIcon({ className }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" fill="currentColor" className={className} aria-hidden="true">
-      <circle cx="12" cy="5" r="1.8" />
-      <circle cx="12" cy="12" r="1.8" />
-      <circle cx="12" cy="19" r="1.8" />
-    </svg>
   );
 }
 

@@ -2,31 +2,11 @@ import { type CSSProperties, useRef, useState } from 'react';
 import type { SwipeAction } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { cx } from '../../ui/cx.ts';
-import { ChevronRightIcon, MapPinIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
+import { ChevronRightIcon, ExpandIcon, MapPinIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
 import { wrapIndex } from '../../ui/photo-viewer.tsx';
 import { SafeImage } from '../../ui/safe-image.tsx';
 import { activityLine } from './profile-text.ts';
 import { dragIntent, dragRotation, swipeActionForDrag } from './swipe-gesture.ts';
-
-export function ExpandIcon({ className = 'size-5' }: { className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      className={className}
-    >
-      <path d="M15 3h6v6" />
-      <path d="M9 21H3v-6" />
-      <path d="M21 3l-7 7" />
-      <path d="M3 21l7-7" />
-    </svg>
-  );
-}
 
 const ARROW =
   'absolute top-1/2 z-10 grid size-10 -translate-y-1/2 place-items-center rounded-full bg-stone-950/45 text-white backdrop-blur ' +

@@ -1,29 +1,11 @@
 import { useId, useRef } from 'react';
 import { MAX_PHOTOS, PHOTO_MIME_TYPES } from '#shared/profile/options';
 import { cx } from '../../ui/cx.ts';
-import { ChevronRightIcon, CloseIcon } from '../../ui/icons.tsx';
+import { CameraIcon, ChevronRightIcon, CloseIcon } from '../../ui/icons.tsx';
 import { SafeImage } from '../../ui/safe-image.tsx';
 import { FieldError } from './form-parts.tsx';
 
 export type PhotoTile = { id: string; src: string; label: string };
-
-function CameraIcon({ className = 'size-6' }: { className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      className={className}
-    >
-      <path d="M14.5 4h-5L7 7H4a2 2 0 0 0-2 2v9a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V9a2 2 0 0 0-2-2h-3l-2.5-3z" />
-      <circle cx="12" cy="13" r="3" />
-    </svg>
-  );
-}
 
 const TILE_BUTTON =
   'grid size-8 place-items-center rounded-full bg-stone-950/70 text-white backdrop-blur hover:bg-stone-950/90 ' +

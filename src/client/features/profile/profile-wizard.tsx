@@ -4,7 +4,7 @@ import type { OwnProfile } from '#shared/profile/profile-schema';
 import { signOut } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
-import { AlertCircleIcon, ArrowLeftIcon, ChevronRightIcon, LogInIcon } from '../../ui/icons.tsx';
+import { AlertCircleIcon, ArrowLeftIcon, CheckIcon, ChevronRightIcon, LogInIcon } from '../../ui/icons.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { PhotoGrid } from './photo-grid.tsx';
 import type { ProfileDraft } from './profile-draft.ts';
@@ -12,23 +12,6 @@ import { AdditionalStep, GymStep, PersonalStep, STEP_TITLES, TrainingStep } from
 import { wizardStore } from './wizard-store.ts';
 
 const STEPS = [1, 2, 3, 4] as const;
-
-function CheckIcon({ className }: { className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={3}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      className={className}
-    >
-      <path d="M20 6 9 17l-5-5" />
-    </svg>
-  );
-}
 
 function WizardProgressBar({ step }: { step: number }) {
   return (
@@ -48,7 +31,7 @@ function WizardProgressBar({ step }: { step: number }) {
                   !isDone && !isCurrent && 'bg-stone-200 text-stone-600 dark:bg-stone-800 dark:text-stone-400',
                 )}
               >
-                {isDone ? <CheckIcon className="size-4" /> : item}
+                {isDone ? <CheckIcon className="size-4" strokeWidth={3} /> : item}
                 <span className="sr-only">{`Paso ${item}: ${STEP_TITLES[item]}${isDone ? ' (completado)' : ''}`}</span>
               </span>
               {item < 4 && (

@@ -2,59 +2,9 @@ import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useState } from 'react';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
-import type { IconProps } from '../../ui/icons.tsx';
+import { BanIcon, DotsIcon, FlagIcon } from '../../ui/icons.tsx';
 import type { SafetyTarget } from './safety-actions.ts';
 import { BlockDialog, ReportDialog } from './safety-dialogs.tsx';
-
-// Lucide's "flag" and "ban" (ISC licence), drawn like the icons of ui/icons.tsx.
-function FlagIcon({ className = 'size-5', ...props }: IconProps) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={className}
-      {...props}
-    >
-      <path d="M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1zM4 22v-7" />
-    </svg>
-  );
-}
-
-function BanIcon({ className = 'size-5', ...props }: IconProps) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={className}
-      {...props}
-    >
-      <circle cx="12" cy="12" r="10" />
-      <path d="m4.9 4.9 14.2 14.2" />
-    </svg>
-  );
-}
-
-function DotsIcon({ className }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" fill="currentColor" className={className} aria-hidden="true">
-      <circle cx="12" cy="5" r="1.8" />
-      <circle cx="12" cy="12" r="1.8" />
-      <circle cx="12" cy="19" r="1.8" />
-    </svg>
-  );
-}
 
 type Open = 'block' | 'report' | null;
 
