@@ -1,31 +1,6 @@
-import { type APIRequestContext, type Browser, expect, type Page, test } from './helpers/test.ts';
-import { type Account, registerAccount } from './helpers/accounts.ts';
-
-type SignedIn = Account & { token: string; user: unknown };
-
-async function signIn(request: APIRequestContext, account: Account): Promise<SignedIn> {
-  const response = await request.post('/api/auth/login', {
-    data: { email: account.email, password: account.password, rememberMe: true },
-  });
-  expect(response.status()).toBe(200);
-  const body = (await response.json()) as { token: string; user: unknown };
-  return { ...account, token: body.token, user: body.user };
-}
-
-/** A browser context already signed in as `user` (token and user in local storage). */
-async function pageFor(browser: Browser, user: SignedIn): Promise<Page> {
-  const context = await browser.newContext();
-  await context.addInitScript(
-    ({ token, stored }) => {
-      if (!window.localStorage.getItem('token')) {
-        window.localStorage.setItem('token', token);
-        window.localStorage.setItem('user', stored);
-      }
-    },
-    { token: user.token, stored: JSON.stringify(user.user) },
-  );
-  return context.newPage();
-}
+import { type APIRequestContext, expect, type Page, test } from './helpers/test.ts';
+import { registerAccount } from './helpers/accounts.ts';
+import { pageFor, type SignedIn, signIn } from './helpers/chat-setup.ts';
 
 /** `POST /api/dev/notifications`: a notification to oneself (outside production only). */
 async function notifySelf(

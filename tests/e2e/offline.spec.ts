@@ -1,14 +1,7 @@
-import {
-  type APIRequestContext,
-  type Browser,
-  expect,
-  type Page,
-  request as apiRequest,
-  test,
-} from './helpers/test.ts';
+import { type APIRequestContext, expect, type Page, request as apiRequest, test } from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
 import { matchedPair, pageFor, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
-import { type ServerProcess, startServerProcess } from './helpers/server.ts';
+import { startServerProcess } from './helpers/server.ts';
 
 /** The app's IndexedDB databases (ours start with "entreno-"). */
 async function databases(page: Page): Promise<string[]> {
@@ -306,28 +299,13 @@ test('an offline start opens the deck with the last known profiles (and the own 
   await expect(reopened.getByText('Error al obtener el perfil')).toHaveCount(0);
 });
 
-/** A page of `browser` signed in as `user` on another server (its own origin). */
-async function pageOn(browser: Browser, server: ServerProcess, user: SignedIn): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url });
-  await context.addInitScript(
-    ({ token, stored }) => {
-      if (!window.localStorage.getItem('token')) {
-        window.localStorage.setItem('token', token);
-        window.localStorage.setItem('user', stored);
-      }
-    },
-    { token: user.token, stored: JSON.stringify(user.user) },
-  );
-  return context.newPage();
-}
-
 test('a send cut by a server crash arrives exactly once after the restart', async ({ browser }) => {
   test.setTimeout(180_000);
   let server = await startServerProcess();
   const api = await apiRequest.newContext({ baseURL: server.url });
   try {
     const { a, b, conversationId } = await matchedPair(api);
-    const page = await pageOn(browser, server, a);
+    const page = await pageFor(browser, a, { baseURL: server.url });
 
     // Between the page and the server: every Socket.IO frame passes, except that the answer to the
     // first "sendMessage" is held back and the server is killed then. The message is committed on

@@ -90,9 +90,12 @@ export async function sendMessage(
   expect(response.status(), await response.text()).toBe(201);
 }
 
-/** A browser context already signed in as `user` (token and user in local storage). */
-export async function pageFor(browser: Browser, user: SignedIn): Promise<Page> {
-  const context = await browser.newContext();
+/**
+ * A browser context already signed in as `user` (token and user in local storage); `baseURL`
+ * points it at another server than the suite's (a test's own server process).
+ */
+export async function pageFor(browser: Browser, user: SignedIn, options: { baseURL?: string } = {}): Promise<Page> {
+  const context = await browser.newContext(options.baseURL ? { baseURL: options.baseURL } : {});
   await context.addInitScript(
     ({ token, stored }) => {
       if (!window.localStorage.getItem('token')) {
