@@ -64,6 +64,13 @@ export async function benchSwipes(): Promise<BenchResult> {
           body: JSON.stringify({ target_user_id: target, action }),
         };
       });
+    // Warm-up (JIT, PGlite's caches, the sessions' pages), not measured: pairs no other phase uses.
+    const warmUp = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
+      rate: RATE,
+      requests: requests(bareFirstK + 2 * perSwiper + 2, 1500),
+      closed: { concurrency: 4, seconds: 3 },
+    } satisfies HttpLoad);
+    if (warmUp.errors > 0) throw new Error(`swipe warm-up: ${warmUp.errors} errors (${warmUp.firstError})`);
     const measured = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
       rate: RATE,
       requests: requests(21, count),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
+import { createDiscoveryApi, createSignedInUser, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { connectSocket, nextEvent } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, DAY } from '../helpers/test-clock.ts';
@@ -94,6 +94,50 @@ describe('swipes and matches (spec 001 §3, §4, §7)', () => {
     }
   });
 
+  it('a repeat with another action changes nothing: a dislike stays a dislike, and makes no match', async () => {
+    const uma = await api.userWithProfile({}, 'Uma');
+    const victor = await api.userWithProfile({}, 'Víctor');
+    expect((await swipe(uma, victor, 'dislike')).body).toEqual({ success: true, match: false });
+    expect((await swipe(victor, uma, 'superlike')).body).toEqual({ success: true, match: false });
+    // Uma's repeat as a like would complete a pair if it were recorded: it is not.
+    expect((await swipe(uma, victor, 'like')).body).toEqual({ success: true, match: false });
+    expect((await swipe(uma, victor, 'like', 'outbox-uma')).body).toEqual({ success: true, match: false });
+    expect(await countRows('swipes', uma.userId)).toBe(2);
+    expect(await countRows('matches', uma.userId)).toBe(0);
+    expect(await countRows('conversations', uma.userId)).toBe(0);
+  });
+
+  it('an outbox replay of the swipe that made a match answers that match, with its partner', async () => {
+    const wendy = await api.userWithProfile({}, 'Wendy');
+    const xavi = await api.userWithProfile({}, 'Xavi');
+    const yolanda = await api.userWithProfile({}, 'Yolanda');
+    await swipe(xavi, wendy, 'superlike');
+    const made = await swipe(wendy, xavi, 'like', 'outbox-w1');
+    expect(made.body).toMatchObject({
+      match: true,
+      matchData: { otherUser: { userId: xavi.userId, name: 'Xavi' }, swipeType: 'superlike' },
+    });
+    // The replay answers the original swipe, even if its body names someone else.
+    expect((await swipe(wendy, xavi, 'like', 'outbox-w1')).body).toEqual(made.body);
+    expect((await swipe(wendy, yolanda, 'dislike', 'outbox-w1')).body).toEqual(made.body);
+    expect(await countRows('swipes', wendy.userId)).toBe(2);
+    expect(await countRows('swipes', yolanda.userId)).toBe(0);
+    expect(await countRows('matches', wendy.userId)).toBe(1);
+  });
+
+  it('a pair whose match already exists reuses it when a deleted swipe is made again', async () => {
+    const zoe = await api.userWithProfile({}, 'Zoe');
+    const alba = await api.userWithProfile({}, 'Alba');
+    await swipe(zoe, alba, 'like');
+    const made = await swipe(alba, zoe, 'like');
+    await app.database.db.execute(sql`delete from swipes where swiper_id = ${alba.userId}`);
+    const again = await swipe(alba, zoe, 'superlike');
+    expect(again.body).toEqual(made.body);
+    expect(await countRows('matches', zoe.userId)).toBe(1);
+    expect(await countRows('conversations', zoe.userId)).toBe(1);
+    expect((await swipe(alba, zoe, 'like')).body).toEqual(made.body);
+  });
+
   it('a superlike on either side makes a superlike match', async () => {
     const fran = await api.userWithProfile({}, 'Fran');
     const gema = await api.userWithProfile({}, 'Gema');
@@ -120,7 +164,18 @@ describe('swipes and matches (spec 001 §3, §4, §7)', () => {
     await app.database.db.execute(
       sql`insert into blocks (blocker_id, blocked_id) values (${irene.userId}, ${hugo.userId})`,
     );
-    expect((await swipe(hugo, irene, 'like')).status).toBe(404);
+    for (const action of ['like', 'superlike', 'dislike']) {
+      const refused = await swipe(hugo, irene, action);
+      expect(refused.status).toBe(404);
+      expect(refused.body).toMatchObject({ success: false, message: 'Usuario no encontrado' });
+      // The block counts both ways.
+      expect((await swipe(irene, hugo, action)).status).toBe(404);
+    }
+    // A user without a profile, and a target that is not an id.
+    const noProfile = await createSignedInUser(app, 'Sinperfil');
+    expect((await swipe(hugo, noProfile, 'dislike')).status).toBe(404);
+    expect((await swipe(hugo, { ...irene, userId: 'no-es-un-id' }, 'like')).status).toBe(404);
+    expect(await countRows('swipes', hugo.userId)).toBe(0);
     expect(
       (await api.post(`/swipes/users/${hugo.userId}/swipe`, { target_user_id: irene.userId, action: 'like' })).status,
     ).toBe(401);
@@ -151,6 +206,28 @@ describe('swipes and matches (spec 001 §3, §4, §7)', () => {
     });
     expect(item?.otherUser.compatibilityScore).toBeGreaterThan(80);
     expect(item?.otherUser).not.toHaveProperty('birthDate');
+
+    // Spec 001 §3: a match carries its conversation's last message, read once the receiver read it.
+    const { conversationId } = made.body.matchData as { conversationId: string };
+    const lastMessageOf = async (user: TestUser) =>
+      (
+        (await api.get(`/swipes/users/${user.userId}/matches`, user.token)).body.matches as { lastMessage: unknown }[]
+      )[0]?.lastMessage;
+    for (const text of ['Hola, ¿entrenamos?', '¿Mañana a las 7?']) {
+      const sent = await api.post('/messages/messages', { conversationId, receiverId: julia.userId, text }, kike.token);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    }
+    const unread = {
+      text: '¿Mañana a las 7?',
+      timestamp: clock.now().toISOString(),
+      senderId: kike.userId,
+      read: false,
+    };
+    expect(await lastMessageOf(julia)).toEqual(unread);
+    expect(await lastMessageOf(kike)).toEqual(unread);
+    const read = await api.call('PATCH', `/messages/conversations/${conversationId}/read`, { token: julia.token });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(await lastMessageOf(kike)).toEqual({ ...unread, read: true });
 
     clock.advance(7 * DAY + 1);
     const later = await api.get(`/swipes/users/${julia.userId}/matches`, julia.token);

@@ -116,7 +116,8 @@ export type MatchListItem = {
     compatibilityScore: number;
     training: { goals: string[] };
   };
-  lastMessage: null;
+  /** The conversation's last message (the shape of a Conversation's lastMessage), or null before any. */
+  lastMessage: { text: string; timestamp: string; senderId: string; read: boolean } | null;
   /** Matched within the last RECENT_MATCH_DAYS days. */
   isRecent: boolean;
 };

@@ -12,10 +12,10 @@ import type { Clock } from '../../clock.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { parseInput } from '../../validation.ts';
-import { ageOf, type StoredProfile } from '../profiles/profile-model.ts';
-import type { ProfileRepository } from '../profiles/profile-repository.ts';
+import { ageOf } from '../profiles/profile-model.ts';
+import { isUuid, type ProfileRepository } from '../profiles/profile-repository.ts';
 import type { MatchEvents } from './match-events.ts';
-import type { StoredMatch, SwipeRepository } from './swipe-repository.ts';
+import type { ListedMatch, MatchFace, StoredMatch, SwipeRepository } from './swipe-repository.ts';
 
 const M = DISCOVERY_MESSAGES;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,9 +34,9 @@ export type SwipeService = ReturnType<typeof createSwipeService>;
 export function createSwipeService(deps: SwipeServiceDeps) {
   const { swipes, profiles, events, clock } = deps;
 
-  const otherOf = (match: StoredMatch, userId: string) => (match.userLow === userId ? match.userHigh : match.userLow);
+  const otherOf = (match: ListedMatch, userId: string) => (match.userLow === userId ? match.userHigh : match.userLow);
 
-  const matchData = (match: StoredMatch, other: StoredProfile | undefined, otherId: string) => ({
+  const matchData = (match: StoredMatch, other: MatchFace | undefined, otherId: string) => ({
     matchId: match.matchId,
     conversationId: match.conversationId,
     otherUser: { userId: otherId, name: other?.name ?? '', photos: other?.photos ?? [] },
@@ -44,36 +44,40 @@ export function createSwipeService(deps: SwipeServiceDeps) {
   });
 
   return {
+    /**
+     * One statement on the embedded database (docs/performance.md, "Swipes"): the target's
+     * existence and the blocks are checked by the statement that records the swipe, and the two
+     * users' names and photos are read only when a match is made.
+     */
     async swipe(callerId: string, pathUserId: string, body: unknown): Promise<SwipeResponse> {
       if (pathUserId !== callerId) throw forbidden(M.notOwnData);
       const input = parseInput(SwipeRequestSchema, body);
       const targetId = input.target_user_id;
       if (targetId === callerId) throw badRequest(M.swipeSelf, 'VALIDATION');
-      const target = await profiles.findByUserId(targetId);
-      // A blocked pair looks like a missing user: a block is never revealed.
-      if (!target || (await profiles.isBlockedEitherWay(callerId, targetId))) throw notFound(M.userNotFound);
-      const now = clock.now();
+      if (!isUuid(targetId)) throw notFound(M.userNotFound);
       const outcome = await swipes.record({
         swiperId: callerId,
         targetId,
         action: input.action,
         clientId: input.clientId,
-        now,
+        now: clock.now(),
       });
-      if (!outcome.match) return { success: true, match: false };
+      // A blocked pair looks like a missing user: a block is never revealed.
+      if (outcome.status === 'refused') throw notFound(M.userNotFound);
+      const { match } = outcome;
+      if (!match) return { success: true, match: false };
       if (outcome.isNew) {
-        const caller = await profiles.findByUserId(callerId);
-        const timestamp = outcome.match.createdAt.toISOString();
-        const forCaller: MatchEvent = { ...matchData(outcome.match, target, targetId), timestamp };
-        const forTarget: MatchEvent = { ...matchData(outcome.match, caller, callerId), timestamp };
+        const timestamp = match.createdAt.toISOString();
+        const forCaller: MatchEvent = { ...matchData(match, outcome.target, outcome.targetId), timestamp };
+        const forTarget: MatchEvent = { ...matchData(match, outcome.swiper, callerId), timestamp };
         try {
           events.matched(callerId, forCaller);
-          events.matched(targetId, forTarget);
+          events.matched(outcome.targetId, forTarget);
         } catch (error) {
           deps.logger.warn({ err: error }, 'could not announce a match');
         }
       }
-      return { success: true, match: true, matchData: matchData(outcome.match, target, targetId) };
+      return { success: true, match: true, matchData: matchData(match, outcome.target, outcome.targetId) };
     },
 
     async listMatches(callerId: string, pathUserId: string): Promise<MatchesResponse> {
@@ -103,7 +107,12 @@ export function createSwipeService(deps: SwipeServiceDeps) {
             compatibilityScore: me ? compatibility(me, other).score : 0,
             training: { goals: other.training.goals },
           },
-          lastMessage: null,
+          lastMessage: match.lastMessage && {
+            text: match.lastMessage.text,
+            timestamp: match.lastMessage.at.toISOString(),
+            senderId: match.lastMessage.senderId,
+            read: match.lastMessage.isRead,
+          },
           isRecent: now.getTime() - match.createdAt.getTime() < RECENT_MATCH_DAYS * DAY_MS,
         });
       }
