@@ -245,23 +245,28 @@ export function createChatService(deps: ChatServiceDeps) {
      * active conversation. A repeated clientId answers the original message and stores nothing.
      */
     async send(userId: string, input: SendInput): Promise<SendOutcome> {
-      const found = await access(userId, input.conversationId);
-      if (input.receiverId !== undefined && input.receiverId !== found.otherUserId) {
+      // The pair of users (cached: it never changes) is the access check; the status and the
+      // sender's name are read under the conversation's lock by the insert (QUALITY 26).
+      const conversationId = input.conversationId.toLowerCase();
+      const pair = isUuid(conversationId) ? await conversations.findPair(conversationId) : undefined;
+      if (!pair || (pair.userA !== userId && pair.userB !== userId)) throw notFound(M.conversationNotFound);
+      const otherUserId = pair.userA === userId ? pair.userB : pair.userA;
+      if (input.receiverId !== undefined && input.receiverId !== otherUserId) {
         throw badRequest(M.invalidReceiver, 'VALIDATION');
       }
       const limited = await deps.limiter.consume({ rule: SEND_RULE, key: userId });
       if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
       const outcome = await messages.insert({
-        conversationId: found.conversationId,
+        conversationId,
         senderId: userId,
-        receiverId: found.otherUserId,
+        receiverId: otherUserId,
         text: input.text,
         clientId: input.clientId,
         now: clock.now(),
       });
       if (outcome.kind === 'missing') throw notFound(M.conversationNotFound);
       if (outcome.kind === 'inactive') throw forbidden(M.cannotSend);
-      const message = toChatMessage(outcome.message, found.self);
+      const message = toChatMessage(outcome.message, outcome.sender);
       if (outcome.kind === 'repeat') {
         return {
           message,
@@ -269,7 +274,7 @@ export function createChatService(deps: ChatServiceDeps) {
           receiverUnread: 0,
           receiverTotalUnread: 0,
           isReceiverMuted: true,
-          senderName: found.self.name,
+          senderName: outcome.sender.name,
         };
       }
       return {
@@ -278,7 +283,7 @@ export function createChatService(deps: ChatServiceDeps) {
         receiverUnread: outcome.receiverUnread,
         receiverTotalUnread: outcome.receiverTotalUnread,
         isReceiverMuted: outcome.isReceiverMuted,
-        senderName: found.self.name,
+        senderName: outcome.sender.name,
       };
     },
 

@@ -7,18 +7,22 @@ import { ensureConversationParticipants, unreadTotal } from './conversation-repo
 
 export type { MessageRow };
 
+export type Person = { name: string; photo: string | null };
+
 /** What storing a message came to. */
 export type InsertOutcome =
   | {
       kind: 'created';
       message: MessageRow;
+      /** The sender's display name and first photo, as of this send. */
+      sender: Person;
       /** The recipient's unread messages in this conversation, and in all. */
       receiverUnread: number;
       receiverTotalUnread: number;
       isReceiverMuted: boolean;
     }
   /** The sender's clientId was already used: the original message, nothing new stored. */
-  | { kind: 'repeat'; message: MessageRow }
+  | { kind: 'repeat'; message: MessageRow; sender: Person }
   /** The conversation is no longer active (unmatched or blocked). */
   | { kind: 'inactive' }
   | { kind: 'missing' };
@@ -45,15 +49,47 @@ const idList = (ids: readonly string[]) =>
 /**
  * Locks the conversation row for the rest of the transaction: every write of a conversation
  * (send, receipts, unmatch) takes it first, so they run one at a time and before any sync counter.
+ * A send also asks, in the same statement, for the id of the sender's message with its clientId.
  */
-async function lockConversation(executor: SqlExecutor, conversationId: string) {
+async function lockConversation(
+  executor: SqlExecutor,
+  conversationId: string,
+  send?: { senderId: string; clientId: string | undefined },
+) {
+  const repeated = send?.clientId
+    ? sql`(select m.id from messages m
+        where m.sender_id = ${send.senderId}::uuid and m.client_id = ${send.clientId}::text)`
+    : sql`null::uuid`;
+  const sender = send
+    ? sql`left join users su on su.id = ${send.senderId}::uuid left join profiles sp on sp.user_id = su.id`
+    : sql``;
   const result = await executor.execute(sql`
     select c.user_a, c.user_b, c.status,
       exists (select 1 from blocks b
         where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
-           or (b.blocker_id = c.user_b and b.blocked_id = c.user_a)) as is_blocked
-    from conversations c where c.id = ${conversationId}::uuid for update of c`);
-  return rowsOf<{ user_a: string; user_b: string; status: string; is_blocked: boolean }>(result)[0];
+           or (b.blocker_id = c.user_b and b.blocked_id = c.user_a)) as is_blocked,
+      ${repeated} as repeated_id,
+      ${send ? sql`coalesce(sp.name, su.name)` : sql`null::text`} as sender_name,
+      ${send ? sql`sp.photos->>0` : sql`null::text`} as sender_photo
+    from conversations c ${sender} where c.id = ${conversationId}::uuid for update of c`);
+  return rowsOf<{
+    user_a: string;
+    user_b: string;
+    status: string;
+    is_blocked: boolean;
+    repeated_id: string | null;
+    sender_name: string | null;
+    sender_photo: string | null;
+  }>(result)[0];
+}
+
+/** A user's display name (profile, else account) and first photo. */
+async function findPerson(executor: SqlExecutor, userId: string): Promise<Person> {
+  const row = rowsOf<{ name: string | null; photo: string | null }>(
+    await executor.execute(sql`select coalesce(p.name, u.name) as name, p.photos->>0 as photo
+      from users u left join profiles p on p.user_id = u.id where u.id = ${userId}::uuid`),
+  )[0];
+  return { name: row?.name ?? '', photo: row?.photo ?? null };
 }
 
 export type MessageRepository = ReturnType<typeof createMessageRepository>;
@@ -69,10 +105,12 @@ export function createMessageRepository(db: Database) {
 
   return {
     /**
-     * Stores a message in one transaction: the conversation's next seq
-     * (`update … set last_seq = last_seq + 1 returning`), the message, its last-message preview,
-     * the recipient's unread count and both users' sync changes. A clientId the sender already
-     * used answers the original message (QUALITY 13).
+     * Stores a message in one transaction of two statements (QUALITY 26): the first locks the
+     * conversation and looks for the sender's clientId; the second takes the conversation's next
+     * seq (`update … set last_seq = last_seq + 1 returning`), inserts the message, sets the
+     * last-message preview, creates missing participant rows, adds one to the recipient's unread
+     * count and sums the recipient's total. Then both users' sync changes (two statements). A
+     * clientId the sender already used answers the original message (QUALITY 13).
      */
     async insert(input: {
       conversationId: string;
@@ -85,35 +123,62 @@ export function createMessageRepository(db: Database) {
       const { conversationId, senderId, receiverId, text, clientId, now } = input;
       try {
         return await db.transaction(async (tx): Promise<InsertOutcome> => {
-          const conversation = await lockConversation(tx, conversationId);
+          const conversation = await lockConversation(tx, conversationId, { senderId, clientId });
           if (!conversation) return { kind: 'missing' };
-          if (clientId) {
+          const sender = { name: conversation.sender_name ?? '', photo: conversation.sender_photo };
+          if (conversation.repeated_id && clientId) {
             const repeated = await findByClientId(tx, senderId, clientId);
-            if (repeated) return { kind: 'repeat', message: repeated };
+            if (repeated) return { kind: 'repeat', message: repeated, sender };
           }
           if (conversation.status !== 'active' || conversation.is_blocked) return { kind: 'inactive' };
           const id = randomUUID();
-          const bumped = await tx.execute(sql`
-            update conversations set last_seq = last_seq + 1, last_message_id = ${id}::uuid,
-              last_message_preview = ${text.slice(0, PREVIEW_LENGTH)}, last_message_at = ${now},
-              last_message_sender_id = ${senderId}::uuid, updated_at = ${now}
-            where id = ${conversationId}::uuid
-            returning last_seq`);
-          const seq = Number(rowsOf<{ last_seq: number }>(bumped)[0]?.last_seq);
-          const [message] = await tx
-            .insert(messages)
-            .values({ id, conversationId, senderId, receiverId, text, clientId: clientId ?? null, seq, createdAt: now })
-            .onConflictDoNothing()
-            .returning();
-          // The same clientId, at the same instant, in another conversation: undo, answer the first.
-          if (!message) throw new DuplicateClientId();
-          await ensureConversationParticipants(tx, conversationId, now);
-          const counted = rowsOf<{ unread_count: number; is_muted: boolean }>(
-            await tx.execute(sql`update conversation_participants
-              set unread_count = unread_count + 1, updated_at = ${now}
-              where conversation_id = ${conversationId}::uuid and user_id = ${receiverId}::uuid
-              returning unread_count, is_muted`),
+          const stored = rowsOf<{ seq: number | null; unread_count: number; is_muted: boolean; total: number }>(
+            await tx.execute(sql`
+              with bumped as (
+                update conversations set last_seq = last_seq + 1, last_message_id = ${id}::uuid,
+                  last_message_preview = ${text.slice(0, PREVIEW_LENGTH)}::text, last_message_at = ${now}::timestamptz,
+                  last_message_sender_id = ${senderId}::uuid, updated_at = ${now}::timestamptz
+                where id = ${conversationId}::uuid
+                returning last_seq),
+              inserted as (
+                insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
+                select ${id}::uuid, ${conversationId}::uuid, ${senderId}::uuid, ${receiverId}::uuid, ${text}::text,
+                  ${clientId ?? null}::text, bumped.last_seq, ${now}::timestamptz
+                from bumped
+                on conflict do nothing
+                returning seq),
+              counted as (
+                insert into conversation_participants as p (conversation_id, user_id, unread_count, updated_at)
+                values (${conversationId}::uuid, ${senderId}::uuid, 0, ${now}::timestamptz),
+                  (${conversationId}::uuid, ${receiverId}::uuid, 1, ${now}::timestamptz)
+                on conflict (conversation_id, user_id) do update
+                  set unread_count = p.unread_count + 1, updated_at = excluded.updated_at
+                  where p.user_id = ${receiverId}::uuid
+                returning p.user_id, p.unread_count, p.is_muted, p.is_hidden)
+              select (select seq from inserted) as seq, r.unread_count, r.is_muted,
+                ((case when r.is_hidden then 0 else r.unread_count end) + coalesce((
+                  select sum(o.unread_count) from conversation_participants o
+                  join conversations c on c.id = o.conversation_id
+                  where o.user_id = ${receiverId}::uuid and o.conversation_id <> ${conversationId}::uuid
+                    and not o.is_hidden and not exists (select 1 from blocks b
+                      where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
+                         or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))), 0))::int as total
+              from counted r where r.user_id = ${receiverId}::uuid`),
           )[0];
+          // The same clientId, at the same instant, in another conversation: undo, answer the first.
+          if (stored?.seq === null || stored?.seq === undefined) throw new DuplicateClientId();
+          const message: MessageRow = {
+            id,
+            conversationId,
+            senderId,
+            receiverId,
+            text,
+            clientId: clientId ?? null,
+            seq: Number(stored.seq),
+            createdAt: now,
+            deliveredAt: null,
+            readAt: null,
+          };
           const users = [senderId, receiverId];
           await appendChanges(
             tx,
@@ -126,16 +191,17 @@ export function createMessageRepository(db: Database) {
           return {
             kind: 'created',
             message,
-            receiverUnread: Number(counted?.unread_count ?? 1),
-            receiverTotalUnread: await unreadTotal(tx, receiverId),
-            isReceiverMuted: counted?.is_muted === true,
+            sender,
+            receiverUnread: Number(stored.unread_count),
+            receiverTotalUnread: Number(stored.total),
+            isReceiverMuted: stored.is_muted === true,
           };
         });
       } catch (error) {
         if (!(error instanceof DuplicateClientId) || !clientId) throw error;
         const original = await findByClientId(db, senderId, clientId);
         if (!original) throw error;
-        return { kind: 'repeat', message: original };
+        return { kind: 'repeat', message: original, sender: await findPerson(db, senderId) };
       }
     },
 

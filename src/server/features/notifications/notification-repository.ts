@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type NotificationRow, notifications, streakReminders, users } from '../../db/schema/index.ts';
 
@@ -41,14 +41,16 @@ export function createNotificationRepository(db: Database) {
      * Stores a notification that collapses into the owner's unread one with the same key: that one
      * is updated (count + 1, new texts, moved to now) instead of a second being created. `bodyFor`
      * gets the new count. Safe under concurrency: the partial unique index lets only one unread row
-     * per key exist, and a lost insert race retries as an update.
+     * per key exist, and a lost insert race retries as an update. A collapse also answers the
+     * owner's unread count (read by the same statement: the row was unread and stays so), which
+     * saves the caller a query on a chat message's path (QUALITY 26).
      */
     async upsertCollapsed(
       row: NewNotification & { collapseKey: string },
       bodyFor: (count: number) => string,
-    ): Promise<{ record: NotificationRecord; isNew: boolean }> {
+    ): Promise<{ record: NotificationRecord; isNew: boolean; unreadCount?: number }> {
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        const [updated] = await db
+        const [collapsed] = await db
           .update(notifications)
           .set({
             collapseCount: sql`${notifications.collapseCount} + 1`,
@@ -65,15 +67,20 @@ export function createNotificationRepository(db: Database) {
               eq(notifications.isRead, false),
             ),
           )
-          .returning();
-        if (updated) {
+          .returning({
+            ...getTableColumns(notifications),
+            unreadCount: sql<number>`(select count(*)::int from notifications n
+              where n.user_id = ${row.userId} and n.is_read = false)`,
+          });
+        if (collapsed) {
+          const { unreadCount, ...updated } = collapsed;
           const body = bodyFor(updated.collapseCount);
           const [withBody] = await db
             .update(notifications)
             .set({ body })
             .where(and(eq(notifications.id, updated.id), eq(notifications.collapseCount, updated.collapseCount)))
             .returning();
-          return { record: withBody ?? { ...updated, body }, isNew: false };
+          return { record: withBody ?? { ...updated, body }, isNew: false, unreadCount: Number(unreadCount) };
         }
         const [created] = await db
           .insert(notifications)

@@ -122,8 +122,9 @@ export function notificationUrl(input: Pick<NotifyInput, 'type' | 'referenceId' 
 export function createNotificationService(deps: NotificationServiceDeps) {
   const { notifications, realtime, clock, logger } = deps;
 
-  const emitUnreadCount = async (userId: string): Promise<number> => {
-    const count = await notifications.unreadCount(userId);
+  /** `known`: the count a write already read, so it is not read again. */
+  const emitUnreadCount = async (userId: string, known?: number): Promise<number> => {
+    const count = known ?? (await notifications.unreadCount(userId));
     const event: UnreadCountUpdatedEvent = { kind: 'notifications', count };
     realtime.emitToUser(userId, UNREAD_COUNT_UPDATED_EVENT, event);
     return count;
@@ -141,16 +142,14 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       collapseKey: input.collapseKey ?? null,
       createdAt: clock.now(),
     };
-    const record = input.collapseKey
-      ? (
-          await notifications.upsertCollapsed({ ...row, collapseKey: input.collapseKey }, (count) =>
-            count >= 2 && input.collapsedBody ? input.collapsedBody(count) : input.body,
-          )
-        ).record
-      : await notifications.insert(row);
-    const notification = toNotification(record);
+    const stored = input.collapseKey
+      ? await notifications.upsertCollapsed({ ...row, collapseKey: input.collapseKey }, (count) =>
+          count >= 2 && input.collapsedBody ? input.collapsedBody(count) : input.body,
+        )
+      : { record: await notifications.insert(row), unreadCount: undefined };
+    const notification = toNotification(stored.record);
     realtime.emitToUser(userId, NOTIFICATION_EVENT, notification);
-    const unread = await emitUnreadCount(userId);
+    const unread = await emitUnreadCount(userId, stored.unreadCount);
     deps.push.deliver(userId, {
       payload: {
         type: input.type,

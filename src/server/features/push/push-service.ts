@@ -68,14 +68,15 @@ export function createPushService(deps: PushServiceDeps) {
     }
   };
 
+  /** Cheapest check first: most users have no subscription, and then nothing else is read. */
   const sendToUser = async (userId: string, message: PushMessage) => {
+    const targets = await subscriptions.listForUser(userId);
+    if (targets.length === 0) return;
     if (message.setting) {
       const settings = await deps.settings.get(userId);
       if (!settings.notifications[message.setting]) return;
     }
     if (await deps.presence.hasVisibleClient(userId)) return;
-    const targets = await subscriptions.listForUser(userId);
-    if (targets.length === 0) return;
     const payload = JSON.stringify(message.payload);
     const topic = pushTopic(message.payload.tag);
     await Promise.all(

@@ -12,11 +12,12 @@ export type ChangeRecord = { changeSeq: number; kind: string; entityId: string }
 export type SqlExecutor = Pick<Database, 'execute'>;
 
 /**
- * Appends changes inside the caller's transaction. Each user's counter row is bumped with
- * `insert … on conflict do update … returning`, which holds its row lock until commit: a user's
- * change numbers are handed out and committed in the same order, so a reader never sees N+1
- * before N (no gaps). Users are locked in id order, so two transactions never wait on each other
- * in a circle. A repeated entity moves to its new number (the log keeps the latest per entity).
+ * Appends changes inside the caller's transaction, in one statement whatever the number of users.
+ * Each user's counter row is bumped with `insert … on conflict do update … returning`, which holds
+ * its row lock until commit: a user's change numbers are handed out and committed in the same
+ * order, so a reader never sees N+1 before N (no gaps). The counter rows are listed in user id
+ * order and PostgreSQL locks them in that order, so two transactions never wait on each other in
+ * a circle. A repeated entity moves to its new number (the log keeps the latest per entity).
  */
 export async function appendChanges(executor: SqlExecutor, changes: readonly Change[], now: Date): Promise<void> {
   const byUser = new Map<string, Map<string, Change>>();
@@ -25,27 +26,28 @@ export async function appendChanges(executor: SqlExecutor, changes: readonly Cha
     entries.set(`${change.kind}:${change.entityId}`, change);
     byUser.set(change.userId, entries);
   }
-  for (const userId of [...byUser.keys()].sort()) {
-    const entries = [...(byUser.get(userId)?.values() ?? [])];
-    const count = entries.length;
-    const bumped = await executor.execute(sql`
-      insert into sync_counters (user_id, last_change) values (${userId}, ${count})
-      on conflict (user_id) do update set last_change = sync_counters.last_change + ${count}
-      returning last_change`);
-    const last = Number(rowsOf<{ last_change: string | number }>(bumped)[0]?.last_change);
-    const first = last - count + 1;
-    const values = sql.join(
-      entries.map(
-        (entry, index) =>
-          sql`(${userId}::uuid, ${first + index}::bigint, ${entry.kind}, ${entry.entityId}::uuid, ${now})`,
-      ),
-      sql`, `,
+  if (byUser.size === 0) return;
+  const users = [...byUser.keys()].sort();
+  const counters = users.map((userId) => sql`(${userId}::uuid, ${byUser.get(userId)?.size ?? 0}::bigint)`);
+  // Each entry's number: the user's new last number, minus its count, plus the entry's ordinal.
+  const entries = users.flatMap((userId) => {
+    const list = [...(byUser.get(userId)?.values() ?? [])];
+    return list.map(
+      (entry, index) =>
+        sql`(${userId}::uuid, ${list.length - index - 1}::bigint, ${entry.kind}::text, ${entry.entityId}::uuid)`,
     );
-    await executor.execute(sql`
-      insert into user_changes (user_id, change_seq, kind, entity_id, created_at) values ${values}
-      on conflict (user_id, kind, entity_id)
-      do update set change_seq = excluded.change_seq, created_at = excluded.created_at`);
-  }
+  });
+  await executor.execute(sql`
+    with bumped as (
+      insert into sync_counters (user_id, last_change) values ${sql.join(counters, sql`, `)}
+      on conflict (user_id) do update set last_change = sync_counters.last_change + excluded.last_change
+      returning user_id, last_change)
+    insert into user_changes (user_id, change_seq, kind, entity_id, created_at)
+    select e.user_id, b.last_change - e.from_last, e.kind, e.entity_id, ${now}::timestamptz
+    from (values ${sql.join(entries, sql`, `)}) as e(user_id, from_last, kind, entity_id)
+    join bumped b on b.user_id = e.user_id
+    on conflict (user_id, kind, entity_id)
+    do update set change_seq = excluded.change_seq, created_at = excluded.created_at`);
 }
 
 /** The rows of a raw query, whichever driver ran it (PGlite and node-postgres both answer `{ rows }`). */
