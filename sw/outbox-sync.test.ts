@@ -100,4 +100,31 @@ describe('Background Sync of the outbox', () => {
     await seed([{ clientId: 'a', scope: 'c1' }]);
     await expect(handleOutboxSync({ matchClients: async () => [], openDb, fetch })).rejects.toBeInstanceOf(RetryLater);
   });
+
+  it('a notification DELETE answered 404 is done (already gone); another 404 is a refusal', async () => {
+    await seed([]);
+    const db = await openDB(`entreno-${USER}`);
+    const row = (clientId: string, method: string, path: string) => ({
+      clientId,
+      kind: 'notification',
+      scope: 'notifications',
+      request: { method, path },
+      payload: {},
+      status: 'pending',
+      attempts: 0,
+      createdAt: '',
+    });
+    await db.add('outbox', row('del', 'DELETE', 'notifications/n1'));
+    await db.add('outbox', row('read', 'PATCH', 'notifications/n2/read'));
+    db.close();
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response('{}', { status: 404 }));
+    expect(await handleOutboxSync({ matchClients: async () => [], openDb, fetch })).toBe('drained');
+    expect(fetch.mock.calls.map(([url, init]) => [url, init.method])).toEqual([
+      ['/api/notifications/n1', 'DELETE'],
+      ['/api/notifications/n2/read', 'PATCH'],
+    ]);
+    const after = await openDB(`entreno-${USER}`);
+    expect((await after.getAll('outbox')).map((entry) => [entry.clientId, entry.status])).toEqual([['read', 'failed']]);
+    after.close();
+  });
 });

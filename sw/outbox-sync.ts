@@ -65,7 +65,8 @@ export async function handleOutboxSync(deps: OutboxSyncDeps): Promise<'told-clie
       } catch {
         throw new RetryLater('offline');
       }
-      if (response.ok) {
+      // A DELETE answered 404 (a notification already gone) has reached its goal: done, not refused.
+      if (response.ok || (response.status === 404 && row.request.method === 'DELETE')) {
         const body = (await response.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
         const tx = db.transaction(['outbox', 'messages'], 'readwrite');
         await tx.objectStore('outbox').delete(row.id);

@@ -111,6 +111,55 @@ test('messages written offline survive a reload and reach the other user once, i
   await expect(pageA.getByText('Primero sin red')).toHaveCount(1);
 });
 
+test('notification actions made offline survive a reload and reach the server when back online', async ({
+  browser,
+  request,
+}) => {
+  const user = await signIn(request, await registerAccount(request, { name: 'Nora' }));
+  await notifySelf(request, user, 'Aviso para leer');
+  await notifySelf(request, user, 'Aviso para borrar');
+  const page = await pageFor(browser, user);
+  const card = (title: string) => page.getByTestId('notification-card').filter({ hasText: title });
+  await page.goto('/notifications');
+  await expect(card('Aviso para leer')).toHaveAttribute('data-read', 'false');
+  await expect(card('Aviso para borrar')).toBeVisible();
+  await waitForWorker(page);
+
+  await goOffline(page);
+  await page.waitForFunction(() => !navigator.onLine);
+  await card('Aviso para leer').getByRole('button', { name: 'Marcar como leída' }).click();
+  await expect(card('Aviso para leer')).toHaveAttribute('data-read', 'true');
+  await card('Aviso para borrar').getByRole('button', { name: 'Eliminar' }).click();
+  await expect(card('Aviso para borrar')).toHaveCount(0);
+  await expect(page.getByText(/No se pudo (actualizar|eliminar) la notificación/)).toHaveCount(0);
+
+  // Still offline: the reloaded app shows both changes (saved with their outbox items).
+  await page.reload();
+  await expect(card('Aviso para leer')).toHaveAttribute('data-read', 'true');
+  await expect(card('Aviso para borrar')).toHaveCount(0);
+  await expect(card('Aviso para leer')).toBeVisible();
+
+  // Back online: the queue reaches the server.
+  await goOnline(page);
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get('/api/notifications?page=1&limit=50', {
+          headers: { authorization: `Bearer ${user.token}` },
+        });
+        const { notifications } = (await response.json()) as { notifications: { title: string; isRead: boolean }[] };
+        return [
+          notifications.find((item) => item.title === 'Aviso para leer')?.isRead,
+          notifications.some((item) => item.title === 'Aviso para borrar'),
+        ];
+      },
+      { timeout: 20_000 },
+    )
+    .toEqual([true, false]);
+  await expect(card('Aviso para leer')).toHaveAttribute('data-read', 'true');
+  await expect(card('Aviso para borrar')).toHaveCount(0);
+});
+
 test('logout leaves nothing of the user in IndexedDB', async ({ browser, request }) => {
   const { a, conversationId } = await matchedPair(request);
   const page = await pageFor(browser, a);

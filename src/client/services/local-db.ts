@@ -31,11 +31,11 @@ export type StoredDeckProfile = PublicProfile & { position: number };
 export type StoredOwnProfile = OwnProfile;
 export type MetaRow = { key: string; value: string };
 
-export type OutboxKind = 'message' | 'swipe' | 'markRead';
+export type OutboxKind = 'message' | 'swipe' | 'markRead' | 'notification';
 export type OutboxStatus = 'pending' | 'failed';
 
 /** The HTTP call that delivers an item: what the worker replays when no page is open. */
-export type OutboxRequest = { method: 'POST' | 'PATCH'; path: string; json?: unknown };
+export type OutboxRequest = { method: 'POST' | 'PATCH' | 'DELETE'; path: string; json?: unknown };
 
 /** One thing done offline, replayed in `id` order within its `scope` (a conversation, or `swipes`). */
 export type OutboxItem = {
@@ -365,6 +365,12 @@ export async function hasPendingOutboxItem(db: LocalDb, scope: string, kind: Out
     .filter((item) => item.kind === kind && item.status === 'pending')
     .count();
   return count > 0;
+}
+
+/** The payloads of the items of `kind` still waiting, oldest first (to show them over a server answer). */
+export async function pendingOutboxPayloads(db: LocalDb, kind: OutboxKind): Promise<Array<Record<string, unknown>>> {
+  const items = await db.outbox.where('kind').equals(kind).sortBy('id');
+  return items.filter((item) => item.status === 'pending').map((item) => item.payload);
 }
 
 // ---- live queries -------------------------------------------------------------------------------

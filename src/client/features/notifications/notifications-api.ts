@@ -25,3 +25,19 @@ export const notificationsApi = {
 };
 
 export type NotificationsApi = typeof notificationsApi;
+
+/** The HTTP call a queued action stands for: what the service worker replays with no page open. */
+export function notificationRequest(
+  action: { action: 'read' | 'unread'; id: string } | { action: 'readAll' } | { action: 'delete'; id: string },
+): { method: 'PATCH' | 'DELETE'; path: string } {
+  switch (action.action) {
+    case 'read':
+      return { method: 'PATCH', path: `${notificationPath(action.id)}/read` };
+    case 'unread':
+      return { method: 'PATCH', path: `${notificationPath(action.id)}/unread` };
+    case 'readAll':
+      return { method: 'PATCH', path: 'notifications/read-all' };
+    case 'delete':
+      return { method: 'DELETE', path: notificationPath(action.id) };
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * The notifications (spec 001 §2 /notifications, §4 "Notifications"): the filtered, paged list and
  * the unread count that the bell shows. Calls go through an injected API so tests pass a fake.
- * Failures are logged and the optimistic change is undone (spec 001 §8: mutations return false).
+ * Read, unread, read-all and delete are outbox items (decision 0011): shown at once, written to
+ * the outbox with their cache change in one transaction (the injected `enqueue`), sent when the
+ * network allows, undone with the error toast only when the server refuses them for good.
  *
  * Offline-first (QUALITY 19): with a `cache` (the user's IndexedDB store in the app) the list shows
  * the last known notifications at once while page 1 is asked for, and keeps them when the network
@@ -9,6 +11,7 @@
  */
 import { proxy } from 'valtio';
 import type { Notification } from '#shared/notifications/notification-schemas';
+import { ApiRequestError } from '../../services/http.ts';
 import { toast } from '../../ui/toast-store.ts';
 import {
   appendPage,
@@ -64,8 +67,25 @@ export type NotificationsCache = {
   saveCount(count: number): Promise<void>;
 };
 
+/** A notification action as queued in the outbox (kind `notification`, scope `notifications`). */
+export type NotificationAction =
+  | { action: 'read' | 'unread'; id: string }
+  /** `ids`: the ones it marked read, `count`: the count before, so a refusal can undo it. */
+  | { action: 'readAll'; ids: string[]; count: number }
+  /** `removed` and `index`: where it was, so a refusal puts it back. */
+  | { action: 'delete'; id: string; removed?: Notification; index?: number };
+
+/**
+ * Writes the action to the outbox; `change` (the cache's optimistic writes) runs in the same
+ * transaction. Resolves false when nothing could be queued (nobody signed in).
+ */
+export type EnqueueNotificationAction = (action: NotificationAction, change: () => Promise<void>) => Promise<boolean>;
+
 type Options = {
   api: NotificationsApi;
+  enqueue: EnqueueNotificationAction;
+  /** The queued actions not yet sent, oldest first: shown over every server answer. */
+  pending?: () => Promise<NotificationAction[]>;
   log?: (message: string, error?: unknown) => void;
   notify?: typeof toast;
   cache?: NotificationsCache;
@@ -74,7 +94,7 @@ type Options = {
 export type NotificationsStore = ReturnType<typeof createNotificationsStore>;
 
 /** A store over an API; the app uses the `notificationsStore` instance below. */
-export function createNotificationsStore({ api, log = () => {}, notify = toast, cache }: Options) {
+export function createNotificationsStore({ api, enqueue, pending, log = () => {}, notify = toast, cache }: Options) {
   const state = proxy<NotificationsState>(initialState());
   /** Bumped by every first-page load and reset, so an older answer is dropped. */
   let generation = 0;
@@ -91,6 +111,57 @@ export function createNotificationsStore({ api, log = () => {}, notify = toast, 
     state.unreadCount = Math.max(0, Math.trunc(count) || 0);
     const saved = state.unreadCount;
     save('count', (target) => target.saveCount(saved));
+  };
+
+  /** The count on screen only: an action saves it with its own writes, in the outbox's transaction. */
+  const setCountLocally = (count: number) => {
+    countGeneration++;
+    state.unreadCount = Math.max(0, Math.trunc(count) || 0);
+  };
+
+  /** Writes the action to the outbox with the cache's optimistic writes; false if that failed. */
+  const queue = async (action: NotificationAction, change: (target: NotificationsCache) => Promise<void>) => {
+    try {
+      return await enqueue(action, async () => {
+        if (cache) await change(cache);
+      });
+    } catch (error) {
+      log('queuing a notification action failed', error);
+      return false;
+    }
+  };
+
+  const undoReadAll = (ids: readonly string[], previousCount: number) => {
+    for (const item of state.items) if (ids.includes(item._id)) item.isRead = false;
+    setCount(state.unreadCount + previousCount);
+  };
+
+  const undoRemove = (removed: Notification, index: number) => {
+    if (state.items.some((entry) => entry._id === removed._id)) return;
+    if (matchesFilter(removed, state.filter)) {
+      state.items.splice(Math.min(index, state.items.length), 0, removed);
+    }
+    if (!removed.isRead) setCount(state.unreadCount + 1);
+  };
+
+  const readPending = async (): Promise<NotificationAction[]> => {
+    try {
+      return (await pending?.()) ?? [];
+    } catch (error) {
+      log('the queued notification actions could not be read', error);
+      return [];
+    }
+  };
+
+  /** A server answer with the actions still queued applied on top, in order (they win: they are newer). */
+  const withPending = (items: readonly Notification[], actions: readonly NotificationAction[]) => {
+    let list = items.map((item) => ({ ...item }));
+    for (const action of actions) {
+      if (action.action === 'delete') list = list.filter((item) => item._id !== action.id);
+      else if (action.action === 'readAll') for (const item of list) item.isRead = true;
+      else for (const item of list) if (item._id === action.id) item.isRead = action.action === 'read';
+    }
+    return list;
   };
 
   const readCache = async () => {
@@ -119,6 +190,8 @@ export function createNotificationsStore({ api, log = () => {}, notify = toast, 
       state.pages = 0;
       state.isLoadingMore = false;
       state.list = { status: 'loading' };
+      // Read before asking too: an action sent while the page travels is in one of the two reads.
+      const queuedBefore = readPending();
       const request = api.list(1, filter === 'all' ? undefined : filter);
       // Handled below; this only keeps an early failure from being reported as unhandled.
       request.catch(() => undefined);
@@ -130,12 +203,14 @@ export function createNotificationsStore({ api, log = () => {}, notify = toast, 
       }
       try {
         const answer = await request;
+        const queued = [...(await queuedBefore), ...(await readPending())];
         if (current !== generation) return;
-        state.items = appendPage([], answer.notifications);
+        const shown = withPending(answer.notifications, queued);
+        state.items = appendPage([], shown);
         state.page = 1;
         state.pages = answer.pagination.pages;
         state.list = { status: 'ready' };
-        save('page', (target) => target.savePage(filter, answer.notifications));
+        save('page', (target) => target.savePage(filter, shown));
       } catch (error) {
         if (current !== generation) return;
         log('the notification list failed', error);
@@ -155,11 +230,12 @@ export function createNotificationsStore({ api, log = () => {}, notify = toast, 
       state.isLoadingMore = true;
       try {
         const answer = await api.list(next, state.filter === 'all' ? undefined : state.filter);
+        const shown = withPending(answer.notifications, await readPending());
         if (current !== generation) return;
-        state.items = appendPage(state.items, answer.notifications);
+        state.items = appendPage(state.items, shown);
         state.page = next;
         state.pages = answer.pagination.pages;
-        save('page', (target) => target.put(answer.notifications));
+        save('page', (target) => target.put(shown));
       } catch (error) {
         if (current === generation) log('a further notification page failed', error);
       } finally {
@@ -197,40 +273,41 @@ export function createNotificationsStore({ api, log = () => {}, notify = toast, 
       }
     },
 
-    /** "Marcar como leída" / "Marcar como no leída": at once, undone if the server refuses. */
+    /** "Marcar como leída" / "Marcar como no leída": at once and queued; undone only if refused for good. */
     async toggleRead(id: string): Promise<boolean> {
       const item = state.items.find((entry) => entry._id === id);
       if (!item) return false;
       const isRead = !item.isRead;
       replaceItem(id, { isRead });
-      setCount(state.unreadCount + (isRead ? -1 : 1));
-      try {
-        const answer = await (isRead ? api.markRead(id) : api.markUnread(id));
-        replaceItem(id, answer.notification);
-        save('read', (target) => target.put([answer.notification]));
-        void store.refreshCount();
-        return true;
-      } catch (error) {
-        log('marking a notification failed', error);
-        replaceItem(id, { isRead: !isRead });
-        setCount(state.unreadCount + (isRead ? 1 : -1));
-        notify.error(NOTIFICATION_UPDATE_FAILED);
-        return false;
-      }
+      setCountLocally(state.unreadCount + (isRead ? -1 : 1));
+      const changed = { ...item };
+      const count = state.unreadCount;
+      const isQueued = await queue({ action: isRead ? 'read' : 'unread', id }, async (target) => {
+        await target.put([changed]);
+        await target.saveCount(count);
+      });
+      if (isQueued) return true;
+      replaceItem(id, { isRead: !isRead });
+      setCount(state.unreadCount + (isRead ? 1 : -1));
+      notify.error(NOTIFICATION_UPDATE_FAILED);
+      return false;
     },
 
-    /** "Marcar todas como leídas": the count becomes 0 (spec 001 §4). */
+    /** "Marcar todas como leídas": the count becomes 0 (spec 001 §4), at once and queued. */
     async markAllRead(): Promise<boolean> {
       if (state.isMarkingAll) return false;
       state.isMarkingAll = true;
       try {
-        await api.markAllRead();
+        const ids = state.items.filter((item) => !item.isRead).map((item) => item._id);
+        const previousCount = state.unreadCount;
         for (const item of state.items) item.isRead = true;
-        setCount(0);
-        save('read all', (target) => target.markAllRead());
-        return true;
-      } catch (error) {
-        log('marking every notification failed', error);
+        setCountLocally(0);
+        const isQueued = await queue({ action: 'readAll', ids, count: previousCount }, async (target) => {
+          await target.markAllRead();
+          await target.saveCount(0);
+        });
+        if (isQueued) return true;
+        undoReadAll(ids, previousCount);
         notify.error(NOTIFICATION_UPDATE_FAILED);
         return false;
       } finally {
@@ -238,22 +315,80 @@ export function createNotificationsStore({ api, log = () => {}, notify = toast, 
       }
     },
 
-    /** "Eliminar": gone from the list at once, back in place if the server refuses. */
+    /** "Eliminar": gone from the list at once and queued; back in place only if refused for good. */
     async remove(id: string): Promise<boolean> {
       const index = state.items.findIndex((entry) => entry._id === id);
       if (index < 0) return false;
       const [removed] = state.items.splice(index, 1) as [Notification];
-      if (!removed.isRead) setCount(state.unreadCount - 1);
+      const plain = { ...removed };
+      if (!removed.isRead) setCountLocally(state.unreadCount - 1);
+      const count = state.unreadCount;
+      const isQueued = await queue({ action: 'delete', id, removed: plain, index }, async (target) => {
+        await target.remove(id);
+        await target.saveCount(count);
+      });
+      if (isQueued) return true;
+      undoRemove(plain, index);
+      notify.error(NOTIFICATION_DELETE_FAILED);
+      return false;
+    },
+
+    /**
+     * Sends a queued action (the outbox's delivery). The calls are idempotent; a delete answered
+     * 404 means the notification is already gone: done, not refused.
+     */
+    async deliver(action: NotificationAction): Promise<unknown> {
+      switch (action.action) {
+        case 'read':
+          return api.markRead(action.id);
+        case 'unread':
+          return api.markUnread(action.id);
+        case 'readAll':
+          return api.markAllRead();
+        case 'delete':
+          try {
+            return await api.remove(action.id);
+          } catch (error) {
+            if (error instanceof ApiRequestError && error.kind === 'http' && error.status === 404) return null;
+            throw error;
+          }
+      }
+    },
+
+    /** A queued action reached the server: the badge takes the server's count. */
+    delivered(): void {
+      void store.refreshCount();
+    },
+
+    /**
+     * A queued action refused for good (400/403/404…): its optimistic change is undone in the list
+     * and the saved copy (awaited, so it joins the outbox's transaction) and the error shows.
+     */
+    async refuse(action: NotificationAction): Promise<void> {
+      log(`a queued notification action (${action.action}) was refused`);
       try {
-        await api.remove(id);
-        save('remove', (target) => target.remove(id));
-        return true;
-      } catch (error) {
-        log('deleting a notification failed', error);
-        state.items.splice(Math.min(index, state.items.length), 0, removed);
-        if (!removed.isRead) setCount(state.unreadCount + 1);
-        notify.error(NOTIFICATION_DELETE_FAILED);
-        return false;
+        if (action.action === 'read' || action.action === 'unread') {
+          const isRead = action.action === 'unread';
+          const item = state.items.find((entry) => entry._id === action.id);
+          if (item && item.isRead !== isRead) {
+            replaceItem(action.id, { isRead });
+            setCountLocally(state.unreadCount + (isRead ? -1 : 1));
+            await cache?.put([{ ...item }]);
+            await cache?.saveCount(state.unreadCount);
+          }
+        } else if (action.action === 'readAll') {
+          undoReadAll(action.ids, action.count);
+          const items = state.items.filter((item) => action.ids.includes(item._id)).map((item) => ({ ...item }));
+          await cache?.put(items);
+          await cache?.saveCount(state.unreadCount);
+        } else if (action.action === 'delete' && action.removed) {
+          undoRemove(action.removed, action.index ?? 0);
+          await cache?.put([action.removed]);
+          await cache?.saveCount(state.unreadCount);
+        }
+      } finally {
+        notify.error(action.action === 'delete' ? NOTIFICATION_DELETE_FAILED : NOTIFICATION_UPDATE_FAILED);
+        void store.refreshCount();
       }
     },
 
