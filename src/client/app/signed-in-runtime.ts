@@ -1,14 +1,15 @@
 /**
  * What only a signed-in person needs, started once per page load: the local store, outbox, sync
  * and tab leadership (the socket opens only in the leading tab), the socket, the unread totals,
- * the live conversation list, the matches count, the notifications and the push clean-up at
- * sign-out. Loaded lazily (`signed-in-runtime-loader.ts`): the login route does not download
+ * the live conversation list, the matches count, the notifications, and the push and chat-draft
+ * clean-ups at sign-out. Loaded lazily (`signed-in-runtime-loader.ts`): the login route does not download
  * Dexie, socket.io-client or the signed-in stores (QUALITY 28).
  */
 import { startConversationUpdates } from '../features/chat/conversations-store.ts';
 import { startUnreadCount } from '../features/chat/unread-store.ts';
 import { startMatchesCount } from '../features/matches/index.ts';
 import { startNotifications } from '../features/notifications/index.ts';
+import { startDraftCleanup } from '../services/drafts.ts';
 import { startOffline } from '../services/offline.ts';
 import { startPushCleanup } from '../services/push.ts';
 import { startConnection } from '../services/socket.ts';
@@ -27,4 +28,5 @@ export function startSignedInRuntime(): void {
   startMatchesCount();
   startNotifications();
   startPushCleanup();
+  startDraftCleanup();
 }

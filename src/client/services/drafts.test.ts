@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+const signOutListeners: Array<() => void> = [];
+vi.mock('./session.ts', () => ({
+  onSignOut: (listener: () => void) => {
+    signOutListeners.push(listener);
+    return () => undefined;
+  },
+}));
+
 /** A Storage over a Map (node has no sessionStorage). */
 function memoryStorage(): Storage {
   const entries = new Map<string, string>();
@@ -43,5 +51,16 @@ describe('chat drafts', () => {
     expect(readDraft('u1', 'c1')).toBe('');
     expect(readDraft('u2', 'c9')).toBe('');
     expect(storage.getItem('entreno:notification-sound')).toBe('on');
+  });
+
+  it('clears the drafts at sign-out once started, even if the chat was never opened', async () => {
+    const { readDraft, startDraftCleanup, writeDraft } = await import('./drafts.ts');
+    writeDraft('u1', 'c1', 'borrador');
+    expect(signOutListeners).toHaveLength(0);
+    startDraftCleanup();
+    startDraftCleanup();
+    expect(signOutListeners).toHaveLength(1);
+    for (const listener of signOutListeners) listener();
+    expect(readDraft('u1', 'c1')).toBe('');
   });
 });

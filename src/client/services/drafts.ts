@@ -45,4 +45,14 @@ export function clearDrafts(): void {
   for (const key of keys) target.removeItem(key);
 }
 
-onSignOut(() => clearDrafts());
+let isStarted = false;
+
+/**
+ * Wipes the drafts at every sign-out. Started with the signed-in runtime (not when the chat screen
+ * is first imported): a draft kept across a reload must go even if the chat is never opened again.
+ */
+export function startDraftCleanup(): void {
+  if (isStarted) return;
+  isStarted = true;
+  onSignOut(() => clearDrafts());
+}
