@@ -58,13 +58,15 @@ test('a conversation opened from /matches works: the card’s chat button, then 
   // Marcos has it open: Lucía sees it read.
   await expect(pageA.getByTestId('message-status')).toHaveText(/Leído/, { timeout: 15_000 });
 
-  // Back on /matches, the same card opens the same conversation, with its history.
+  // Back on /matches, the card now says "Continuar chat" (spec 001 §2, from the match's last
+  // message) and opens the same conversation, with its history.
   await pageA.goto('/matches');
-  await pageA
+  const resume = pageA
     .getByRole('listitem')
     .filter({ hasText: 'Marcos' })
-    .getByRole('link', { name: / chat$/ })
-    .click();
+    .getByRole('link', { name: 'Continuar chat' });
+  await expect(resume).toBeVisible({ timeout: 15_000 });
+  await resume.click();
   await expect(pageA).toHaveURL(new RegExp(`/messages/${conversationId}$`));
   await expect(pageA.getByText('¿Hacemos pierna el jueves?')).toBeVisible({ timeout: 15_000 });
 });
