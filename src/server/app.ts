@@ -22,7 +22,9 @@ import { googleStandInRoutes } from './features/google/google-stand-in-routes.ts
 import { registerDiscoveryFeatures } from './features/discovery-features.ts';
 import { registerChat } from './features/chat/chat-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
+import { createHealthRepository, latestShippedMigration } from './features/health/health-repository.ts';
 import { healthRoutes } from './features/health/health-routes.ts';
+import { createReadinessProbe, type ReadinessProbe } from './features/health/readiness.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import {
@@ -51,6 +53,8 @@ export type App = {
   notifications: NotificationFeatures;
   /** The dev outbox; undefined in production. */
   outbox: Outbox | undefined;
+  /** `/api/ready`'s checks; `markDraining()` makes it answer 503 before a graceful stop. */
+  readiness: ReadinessProbe;
   /** Stops accepting work, drops sockets, then closes the database and Redis. */
   close(): Promise<void>;
 };
@@ -154,13 +158,18 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     logger: http.log,
   });
   const health = (): Health => ({ status: 'ok', database: database.kind, realtime: realtime.kind });
+  const readiness = createReadinessProbe({
+    health: createHealthRepository(database.db),
+    expectedMigration: latestShippedMigration(),
+    redisPings: redis ? [() => (redis as Redis).ping()] : [],
+  });
 
   await http.register(errorsPlugin);
   await http.register(securityHeadersPlugin, { isProduction: config.env === 'production' });
   await http.register(authPlugin, { sessions: auth.sessions });
   await http.register(
     async (api) => {
-      await api.register(healthRoutes, { health });
+      await api.register(healthRoutes, { health, readiness });
       await api.register(authRoutes, { prefix: '/auth', auth });
       if (outbox) await api.register(outboxRoutes, { prefix: '/dev', outbox });
     },
@@ -226,6 +235,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     auth,
     limiter,
     outbox,
+    readiness,
     notifications: notificationFeatures,
     close() {
       closing ??= (async () => {

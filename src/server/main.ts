@@ -28,6 +28,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.http.log.info({ signal }, 'shutting down');
+    // Readiness fails first, so a load balancer or orchestrator stops routing here.
+    app.readiness.markDraining();
     const timer = setTimeout(() => {
       app.http.log.error('graceful shutdown timed out');
       process.exit(1);

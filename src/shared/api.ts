@@ -14,3 +14,22 @@ export const HealthSchema = v.object({
   realtime: v.picklist(['memory', 'redis']),
 });
 export type Health = v.InferOutput<typeof HealthSchema>;
+
+/** One dependency's state in the readiness answer. */
+export const ReadinessCheckSchema = v.picklist(['ok', 'failing', 'pending', 'draining', 'absent']);
+export type ReadinessCheck = v.InferOutput<typeof ReadinessCheckSchema>;
+
+/**
+ * `GET /api/ready`: 200 when this node can take traffic (database and Redis answer, migrations
+ * applied, not shutting down), 503 otherwise with the failing checks (docs/deploy.md).
+ */
+export const ReadinessSchema = v.object({
+  status: v.picklist(['ready', 'unavailable']),
+  checks: v.object({
+    database: ReadinessCheckSchema,
+    migrations: ReadinessCheckSchema,
+    redis: ReadinessCheckSchema,
+    accepting: ReadinessCheckSchema,
+  }),
+});
+export type Readiness = v.InferOutput<typeof ReadinessSchema>;

@@ -34,6 +34,30 @@ describe('foundation HTTP behaviour', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('reports readiness: the database answers with every migration applied, and Redis when configured', async () => {
+    const response = await fetch(`${app.url}/api/ready`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', redis: app.config.redisUrl ? 'ok' : 'absent', accepting: 'ok' },
+    });
+  });
+
+  it('answers readiness 503 with Retry-After once the node drains, while liveness stays 200', async () => {
+    const other = await startTestApp();
+    try {
+      other.readiness.markDraining();
+      const ready = await fetch(`${other.url}/api/ready`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('5');
+      expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { accepting: 'draining' } });
+      expect((await fetch(`${other.url}/api/health`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers unknown API paths with a Spanish JSON 404', async () => {
     const response = await fetch(`${app.url}/api/does-not-exist`, { method: 'POST' });
     expect(response.status).toBe(404);
