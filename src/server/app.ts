@@ -33,6 +33,11 @@ import {
   type RateLimiter,
   scalePerIpLimits,
 } from './plugins/rate-limit.ts';
+import {
+  createMemoryInvalidationBus,
+  createRedisInvalidationBus,
+  type InvalidationBus,
+} from './plugins/invalidation-bus.ts';
 import { createRealtime, type Realtime } from './plugins/realtime.ts';
 import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -49,6 +54,11 @@ export type App = {
   /** The access area's services, for the routes built on them (Google sign-in). */
   auth: AuthModule;
   limiter: RateLimiter;
+  /**
+   * Every node's cache invalidations (docs/decisions/0018 §3): sessions, conversations, the deck.
+   * `publish` applies locally first, then reaches the other nodes (Redis pub/sub when scaled).
+   */
+  bus: InvalidationBus;
   /** Notifications (`notifications.notify`), web push and settings (`settings.get`) for other features. */
   notifications: NotificationFeatures;
   /** The dev outbox; undefined in production. */
@@ -114,6 +124,17 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       throw error;
     }
   }
+  let bus: InvalidationBus;
+  const onBusError = (error: unknown) => http.log.warn({ err: error }, 'invalidation bus: error');
+  try {
+    bus = redis
+      ? await createRedisInvalidationBus({ publisher: redis, keyPrefix: config.redisKeyPrefix, onError: onBusError })
+      : createMemoryInvalidationBus({ onError: onBusError });
+  } catch (error) {
+    await Promise.allSettled([realtime.close(), database.close()]);
+    redis?.disconnect();
+    throw error;
+  }
   const limiter = scalePerIpLimits(
     redis
       ? createRedisRateLimiter({ redis, clock, keyPrefix: config.redisKeyPrefix })
@@ -144,6 +165,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     smsBlockedNumbers: config.smsBlockedNumbers,
     smsDailyBudget: config.smsDailyBudget,
     onSessionsRevoked: createRevocationBroadcaster(realtime.io),
+    bus,
     hooks: notificationFeatures.authHooks(dependencies.authHooks),
     hashPolicy: dependencies.hashPolicy,
   });
@@ -234,6 +256,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     clock,
     auth,
     limiter,
+    bus,
     outbox,
     readiness,
     notifications: notificationFeatures,
@@ -245,6 +268,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         // Reset links being mailed after their answer still need the database.
         await auth.passwordReset.whenIdle();
         await database.close();
+        await bus.close();
         await Promise.allSettled([redis?.quit(), emailChannel.close?.()]);
       })();
       return closing;

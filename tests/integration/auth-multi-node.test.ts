@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, GOOD_PASSWORD } from '../helpers/auth-api.ts';
+import { eventually } from '../helpers/chat-api.ts';
 import { connectSocket, nextEvent } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock } from '../helpers/test-clock.ts';
@@ -50,6 +51,20 @@ describe.runIf(isScaled)('two nodes behave as one', () => {
     } finally {
       socket.close();
     }
+  });
+
+  it("drops a session from every node's cache on logout: the next write is refused at once, reads follow the bus", async () => {
+    const a = createApi(nodeA);
+    const b = createApi(nodeB);
+    const account = await a.registerUser();
+    const { token } = await a.login(account.email);
+    // Node B caches the live session (a GET trusts the per-node cache, docs/decisions/0018 §2).
+    expect((await b.get('/auth/validate-session', token)).status).toBe(200);
+    expect((await a.post('/auth/logout', {}, token)).status).toBe(200);
+    // A write reads the row: refused on B with no help from the bus.
+    expect((await b.post('/auth/logout', {}, token)).status).toBe(401);
+    // A read on B converges through the invalidation bus (Redis pub/sub), not the 60 s TTL.
+    await eventually(async () => (await b.get('/auth/validate-session', token)).status === 401);
   });
 
   it('counts rate limits and SMS rules across nodes', async () => {

@@ -3,9 +3,16 @@ import fp from 'fastify-plugin';
 import { NEW_TOKEN_HEADER } from '#shared/auth/auth-constants';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { unauthorized } from '../errors.ts';
-import type { AuthContext, SessionService } from '../features/auth/session-service.ts';
+import type { AuthContext, SessionCheck, SessionService } from '../features/auth/session-service.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A hot write whose own SQL re-checks the session row (docs/decisions/0018 §4): its token is
+     * checked against this node's session cache, like a GET, instead of reading the row first.
+     */
+    isSessionGuardedInSql?: boolean;
+  }
   interface FastifyRequest {
     /** Set by `app.authenticate` on routes that use it; null elsewhere. */
     auth: AuthContext | null;
@@ -33,13 +40,20 @@ export function bearerToken(header: string | undefined): string | undefined {
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { sessions: Pick<SessionService, 'authenticate'> }) => {
+    // Reads and guarded hot writes trust the session cache; every other write reads the row.
+    const checkOf = (request: FastifyRequest): SessionCheck =>
+      request.method === 'GET' ||
+      request.method === 'HEAD' ||
+      request.routeOptions.config.isSessionGuardedInSql === true
+        ? 'cache'
+        : 'row';
     app.decorateRequest('auth', null);
     app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers.authorization;
       const token = bearerToken(header);
       if (!token) throw unauthorized(header ? SERVER_MESSAGES.invalidToken : SERVER_MESSAGES.unauthorized);
       if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) throw unauthorized(SERVER_MESSAGES.invalidToken);
-      const session = await options.sessions.authenticate(token);
+      const session = await options.sessions.authenticate(token, checkOf(request));
       request.auth = { userId: session.userId, sessionId: session.sessionId };
       if (session.renewedToken) {
         reply.header(NEW_TOKEN_HEADER, session.renewedToken);

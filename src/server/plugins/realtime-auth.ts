@@ -23,8 +23,26 @@ const MAX_TIMER_MS = 2_147_483_647;
  */
 export function attachSocketAuth(
   io: Server,
-  deps: { sessions: Pick<SessionService, 'verifyToken' | 'sessionEnd'>; clock: Clock; logger: Logger },
+  deps: { sessions: Pick<SessionService, 'verifyToken' | 'sessionEnd' | 'isLive'>; clock: Clock; logger: Logger },
 ): void {
+  io.on('connection', (socket) => {
+    // Every event asks this node's session cache first (no I/O on a hit): a session revoked on
+    // any node stops its sockets' events here even before their disconnection arrives.
+    socket.use((_packet, next) => {
+      const auth = socket.data.auth as SocketAuth | undefined;
+      if (!auth) return next(new Error(SERVER_MESSAGES.unauthorized));
+      deps.sessions.isLive(auth).then(
+        (isLive) => {
+          if (isLive) return next();
+          const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
+          socket.emit(TOKEN_INVALIDATED_EVENT, payload);
+          socket.disconnect(true);
+        },
+        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
+      );
+    });
+  });
+
   io.use(async (socket, next) => {
     const token = socketToken(socket);
     if (!token) return next(authError(SERVER_MESSAGES.unauthorized));
@@ -49,7 +67,7 @@ export function attachSocketAuth(
     };
     const check = async () => {
       try {
-        const end = await deps.sessions.sessionEnd(sessionId);
+        const end = await deps.sessions.sessionEnd(sessionId, (socket.data.auth as SocketAuth).userId);
         if (end && end.getTime() > deps.clock.now().getTime()) return schedule(end);
         const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
         socket.emit(TOKEN_INVALIDATED_EVENT, payload);

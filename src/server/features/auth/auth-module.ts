@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import type { EmailChannel } from '../../delivery/email-channel.ts';
 import type { SmsChannel } from '../../delivery/sms-channel.ts';
 import type { Logger } from '../../logger.ts';
+import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import type { ServerKeys } from '../../secrets.ts';
 import { type AuthHooks, createAuthService } from './auth-service.ts';
@@ -29,6 +30,8 @@ export type AuthModuleDeps = {
   smsDailyBudget: number;
   /** Told about every revoked session (the realtime layer cuts its sockets). */
   onSessionsRevoked: SessionRevocationListener;
+  /** Every node's revocations (docs/decisions/0018 §3). */
+  bus: InvalidationBus;
   hooks?: AuthHooks;
   /** Tests only: the argon2 parameters (the default is the production policy). */
   hashPolicy?: PasswordHashPolicy;
@@ -53,6 +56,7 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     logger,
     tokenKey: deps.keys.token,
     onRevoked: deps.onSessionsRevoked,
+    bus: deps.bus,
   });
   const smsCodes = createSmsCodeService({
     codes: createSmsCodeRepository(db),

@@ -5,7 +5,9 @@ import { SERVER_MESSAGES } from '#shared/messages';
 import type { Clock } from '../../clock.ts';
 import { unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import { toAuthUser } from './auth-user.ts';
+import { type CachedSession, createSessionCache } from './session-cache.ts';
 import type { SessionRecord, SessionRepository } from './session-repository.ts';
 import type { UserRepository } from './user-repository.ts';
 
@@ -53,7 +55,16 @@ export type SessionServiceDeps = {
   /** HS256 key (secrets.ts). */
   tokenKey: Uint8Array;
   onRevoked: SessionRevocationListener;
+  /** Every node's revocations (docs/decisions/0018 §3): this node's session cache listens to it. */
+  bus: InvalidationBus;
 };
+
+/**
+ * Where a token's session is checked: `row` reads the `sessions` row (rare, security-sensitive
+ * writes); `cache` trusts this node's session cache (GETs, socket events and the hot writes, whose
+ * own SQL re-checks the row: docs/decisions/0018 §2, §4).
+ */
+export type SessionCheck = 'row' | 'cache';
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
@@ -62,6 +73,24 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /** Signed bearer tokens backed by revocable `sessions` rows (QUALITY 7). */
 export function createSessionService(deps: SessionServiceDeps) {
   const { sessions, clock } = deps;
+  const cache = createSessionCache(deps.bus);
+
+  /** The live session, from the cache when allowed and fresh, else from its row (which refills it). */
+  const liveSession = async (sessionId: string, check: SessionCheck): Promise<CachedSession | undefined> => {
+    const now = clock.now().getTime();
+    if (check === 'cache') {
+      const cached = cache.get(sessionId);
+      // A cached end in the past may have slid forward on another node: ask the row.
+      if (cached && cached.expiresAt.getTime() > now) return cached;
+    }
+    const row = await sessions.findById(sessionId);
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= now) {
+      cache.delete(sessionId);
+      return undefined;
+    }
+    cache.set(row);
+    return row;
+  };
 
   const sign = (session: { id: string; userId: string }, issuedAt: Date, expiresAt: Date) =>
     new SignJWT({ sid: session.id })
@@ -73,7 +102,7 @@ export function createSessionService(deps: SessionServiceDeps) {
       .sign(deps.tokenKey);
 
   /** Verifies signature, algorithm and exp, then the session row: live, not revoked, same user. */
-  const verify = async (token: string) => {
+  const verify = async (token: string, check: SessionCheck) => {
     let payload: { sub?: string; sid?: unknown; iat?: number; exp?: number };
     try {
       ({ payload } = await jwtVerify(token, deps.tokenKey, {
@@ -90,17 +119,22 @@ export function createSessionService(deps: SessionServiceDeps) {
     if (typeof sid !== 'string' || typeof sub !== 'string' || !iat || !exp || !isUuid(sid)) {
       throw unauthorized(SERVER_MESSAGES.invalidToken);
     }
-    const session = await sessions.findById(sid);
+    const session = await liveSession(sid, check);
     const now = clock.now();
-    if (!session || session.userId !== sub || session.revokedAt || session.expiresAt.getTime() <= now.getTime()) {
-      throw unauthorized(SERVER_MESSAGES.invalidToken);
-    }
+    if (!session || session.userId !== sub) throw unauthorized(SERVER_MESSAGES.invalidToken);
     return { session, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000), now };
   };
 
-  const policyOf = (session: SessionRecord) => (session.rememberMe ? SESSION_POLICY.remembered : SESSION_POLICY.short);
+  const policyOf = (session: Pick<SessionRecord, 'rememberMe'>) =>
+    session.rememberMe ? SESSION_POLICY.remembered : SESSION_POLICY.short;
 
   const revoked = async (event: SessionsRevoked) => {
+    // Every node's cache first (this one synchronously): the next request is refused anywhere.
+    await deps.bus.publish({
+      type: 'sessions-revoked',
+      userId: event.userId,
+      sessionIds: event.scope === 'user' ? 'all' : event.sessionIds,
+    });
     try {
       await deps.onRevoked(event);
     } catch (error) {
@@ -130,8 +164,8 @@ export function createSessionService(deps: SessionServiceDeps) {
      * Authenticates an HTTP request's token. Past half its life, the session slides forward and a
      * new token comes back, never ending after the session's cap.
      */
-    async authenticate(token: string): Promise<AuthenticatedSession> {
-      const { session, issuedAt, expiresAt, now } = await verify(token);
+    async authenticate(token: string, check: SessionCheck = 'row'): Promise<AuthenticatedSession> {
+      const { session, issuedAt, expiresAt, now } = await verify(token, check);
       const context = { userId: session.userId, sessionId: session.id, expiresAt };
       const halfLifeMs = (expiresAt.getTime() - issuedAt.getTime()) / 2;
       if (now.getTime() - issuedAt.getTime() < halfLifeMs) return { ...context, renewedToken: undefined };
@@ -139,22 +173,39 @@ export function createSessionService(deps: SessionServiceDeps) {
       // At the cap there is nothing to extend: the token already ends when the session does.
       if (seconds(wantedEnd) <= seconds(expiresAt)) return { ...context, renewedToken: undefined };
       const extended = await sessions.extend(session.id, wantedEnd, now);
-      if (!extended) throw unauthorized(SERVER_MESSAGES.invalidToken);
+      if (!extended) {
+        cache.delete(session.id);
+        throw unauthorized(SERVER_MESSAGES.invalidToken);
+      }
+      cache.set(extended);
       return { ...context, renewedToken: await sign(extended, now, extended.expiresAt) };
     },
 
     /** Authenticates a socket's token (no renewal: sockets get new tokens by reconnecting). */
     async verifyToken(token: string): Promise<AuthContext & { sessionEndsAt: Date }> {
-      const { session, expiresAt } = await verify(token);
+      const { session, expiresAt } = await verify(token, 'row');
       const sessionEndsAt = new Date(Math.min(session.expiresAt.getTime(), expiresAt.getTime()));
       return { userId: session.userId, sessionId: session.id, sessionEndsAt };
     },
 
-    /** When the session ends now, or undefined when it is revoked or over. */
-    async sessionEnd(sessionId: string): Promise<Date | undefined> {
-      const session = await sessions.findById(sessionId);
-      if (!session || session.revokedAt || session.expiresAt.getTime() <= clock.now().getTime()) return undefined;
-      return session.expiresAt;
+    /**
+     * When the session ends now (re-read from its row: it may have slid forward), or undefined
+     * when it is revoked or over — then every node's cache is told to drop it.
+     */
+    async sessionEnd(sessionId: string, userId: string): Promise<Date | undefined> {
+      const session = await liveSession(sessionId, 'row');
+      if (session) return session.expiresAt;
+      await deps.bus.publish({ type: 'sessions-revoked', userId, sessionIds: [sessionId] });
+      return undefined;
+    },
+
+    /**
+     * Whether a socket's session is still live, from this node's cache (a miss reads the row):
+     * every socket event asks before any other work (docs/decisions/0018 §2).
+     */
+    async isLive(auth: AuthContext): Promise<boolean> {
+      const session = await liveSession(auth.sessionId, 'cache');
+      return session?.userId === auth.userId;
     },
 
     /** Ends one session (logout): its tokens stop working and its sockets are told and dropped. */
