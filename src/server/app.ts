@@ -27,6 +27,7 @@ import { healthRoutes } from './features/health/health-routes.ts';
 import { createReadinessProbe, type ReadinessProbe } from './features/health/readiness.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { guardSocketInput, inputGuardPlugin } from './plugins/input-guard.ts';
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
@@ -170,6 +171,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     hashPolicy: dependencies.hashPolicy,
   });
   attachSocketAuth(realtime.io, { sessions: auth.sessions, clock, logger: http.log });
+  guardSocketInput(realtime.io);
   const googleAuth = createGoogleAuthService({
     verifier: google.verifier,
     users: auth.users,
@@ -187,6 +189,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
 
   await http.register(errorsPlugin);
+  await http.register(inputGuardPlugin);
   await http.register(securityHeadersPlugin, { isProduction: config.env === 'production' });
   await http.register(authPlugin, { sessions: auth.sessions });
   await http.register(

@@ -127,7 +127,11 @@ describe('photo upload and serving (spec 001 §8, QUALITY 10)', () => {
       .toBuffer();
     expect(bomb.length).toBeLessThan(5 * 1024 * 1024);
     const response = await api.upload(user.userId, [{ data: bomb, type: 'image/png' }], user.token);
-    expect(response.status).toBe(413);
+    // Says what is wrong: the pixels, not the 5 MB the file is well under.
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ errorType: 'IMAGE_DIMENSIONS' });
+    expect(response.body.message).toMatch(/píxeles/);
+    expect(response.body.message).not.toMatch(/5 ?MB/);
   });
 
   it('keeps at most 6 photos even with seven parallel uploads', async () => {

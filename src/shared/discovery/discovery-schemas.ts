@@ -17,6 +17,8 @@ export const DISCOVERY_MESSAGES = {
   photoPermission: 'No tienes permiso para subir fotos a este perfil.',
   photoTooLarge: 'Las imágenes son demasiado grandes. El tamaño máximo permitido es 5MB por imagen.',
   photoFormat: 'Formato de imagen no soportado. Utiliza JPG, PNG o WEBP.',
+  photoTooManyPixels:
+    'La imagen tiene demasiados píxeles: el máximo es de 40 megapíxeles (por ejemplo, 8000 × 5000). Usa una imagen de menor resolución.',
   photoRateLimit: 'Has alcanzado el límite de subidas. Intenta más tarde.',
   photosMax: 'Puedes subir un máximo de 6 fotos',
   photoMissing: 'Selecciona al menos una imagen',

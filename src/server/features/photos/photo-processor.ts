@@ -8,7 +8,7 @@ export const THUMBNAIL_MAX_SIDE = 400;
 
 export type ProcessedPhoto = { photo: Buffer; thumbnail: Buffer };
 
-export type PhotoRejection = 'format' | 'too-large';
+export type PhotoRejection = 'format' | 'too-many-pixels';
 
 export class PhotoRejectedError extends Error {
   override name = 'PhotoRejectedError';
@@ -68,5 +68,5 @@ export async function processPhoto(data: Buffer): Promise<ProcessedPhoto> {
 
 function rejection(error: unknown): PhotoRejectedError {
   const message = error instanceof Error ? error.message : String(error);
-  return new PhotoRejectedError(/pixel limit/i.test(message) ? 'too-large' : 'format');
+  return new PhotoRejectedError(/pixel limit/i.test(message) ? 'too-many-pixels' : 'format');
 }

@@ -28,6 +28,8 @@ export type PhotoServiceDeps = {
 export type PhotoService = ReturnType<typeof createPhotoService>;
 
 export const photoTooLarge = () => new AppError(413, M.photoTooLarge, 'FILE_SIZE');
+/** Small enough in bytes, too big in pixels (a pixel bomb or a huge scan): say that, not "5 MB". */
+export const photoTooManyPixels = () => new AppError(422, M.photoTooManyPixels, 'IMAGE_DIMENSIONS');
 export const photoFormat = () => new AppError(415, M.photoFormat, 'FILE_FORMAT');
 const photosMax = () => badRequest(M.photosMax, 'PHOTO_LIMIT');
 
@@ -82,7 +84,8 @@ export function createPhotoService(deps: PhotoServiceDeps) {
       try {
         processed = await Promise.all(files.map((file) => deps.process(file)));
       } catch (error) {
-        if (error instanceof PhotoRejectedError) throw error.reason === 'too-large' ? photoTooLarge() : photoFormat();
+        if (error instanceof PhotoRejectedError)
+          throw error.reason === 'too-many-pixels' ? photoTooManyPixels() : photoFormat();
         throw error;
       }
       const keys = processed.map(() => newPhotoKey(userId));
