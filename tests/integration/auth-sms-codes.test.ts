@@ -167,6 +167,30 @@ describe('SMS codes (QUALITY 4, spec 000 §8-§9)', () => {
     if (typeof phone === 'string') expect(refused.body.message).toBe(INVALID_PHONE);
   });
 
+  it('refuses a number that is not a Spanish mobile on every call that takes one, whatever the client sends', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['/auth/verify-code', { code: '123456' }],
+      ['/auth/register', { name: 'Lucía', lastName: '', email: uniqueEmail(), password: GOOD_PASSWORD }],
+      ['/auth/complete-registration', { password: GOOD_PASSWORD }],
+    ];
+    for (const phone of ['+34912398745', '+34812398745', '346123987', '+34 6123987', '6123987451']) {
+      for (const [path, body] of calls) {
+        const refused = await api.post(path, { ...body, phone });
+        expect(refused.status, `${path} ${phone}`).toBe(400);
+        expect(refused.body.message, `${path} ${phone}`).toBe(INVALID_PHONE);
+      }
+    }
+  });
+
+  it('reads the formats people type: spaces, dots, dashes, +34 and 0034', async () => {
+    const national = uniquePhone().slice(3);
+    const spaced = `${national.slice(0, 3)} ${national.slice(3, 5)} ${national.slice(5, 7)} ${national.slice(7)}`;
+    expect((await api.post('/auth/send-code', { phone: `0034 ${spaced}` })).status).toBe(200);
+    const code = await api.latestCode(`+34${national}`);
+    const verified = await api.post('/auth/verify-code', { phone: `+34.${national.slice(0, 3)}-${national.slice(3)}`, code });
+    expect(verified.status).toBe(200);
+  });
+
   it('answers the same whether or not an account uses the number', async () => {
     const { phone } = await api.registerUser();
     clock.advance(MINUTE);

@@ -5,12 +5,13 @@ import {
   LAST_NAME_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
+  PHONE_COUNTRY_PREFIX,
   PASSWORD_MIN_LENGTH,
   SMS_CODE_LENGTH,
 } from './auth-constants.ts';
 import { AUTH_MESSAGES } from './auth-messages.ts';
 import { passwordRule } from './password.ts';
-import { normalizeSpanishPhone } from './phone.ts';
+import { readPhoneField } from './phone.ts';
 
 /*
  * Every request and response of the access area (spec 000 §7). The server parses requests with
@@ -67,18 +68,19 @@ export const PhoneDigitsSchema = v.pipe(
 );
 
 /**
- * A phone number in a request: +34 and 9 digits (spaces, `0034` or no prefix tolerated);
- * the output is E.164, e.g. `+34612398745`.
+ * A phone number in a request: a Spanish mobile, +34 and 9 digits starting with 6 or 7 (spaces,
+ * dots, dashes, `0034` or no prefix tolerated, as `readPhoneField` reads them); anything else is
+ * refused whatever the client sends. The output is E.164, e.g. `+34612398745`.
  */
 export const PhoneSchema = v.pipe(
   v.string(AUTH_MESSAGES.invalidPhone),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const phone = normalizeSpanishPhone(dataset.value);
-    if (phone === null) {
+    const field = readPhoneField(dataset.value);
+    if (field.problem !== null) {
       addIssue({ message: AUTH_MESSAGES.invalidPhone });
       return NEVER;
     }
-    return phone;
+    return `${PHONE_COUNTRY_PREFIX}${field.digits}`;
   }),
 );
 

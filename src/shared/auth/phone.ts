@@ -1,23 +1,77 @@
 import { PHONE_COUNTRY_PREFIX, PHONE_DIGITS } from './auth-constants.ts';
 
-const NATIONAL_NUMBER = new RegExp(`^\\d{${PHONE_DIGITS}}$`);
 /** Spanish mobile ranges: SMS only reaches numbers starting with 6 or 7. */
 const MOBILE_NUMBER = /^[67]\d{8}$/;
 
+/** Why a phone field does not hold a number an SMS can reach yet (null: it does). */
+export type PhoneFieldProblem = 'empty' | 'short' | 'long' | 'foreign' | 'not-mobile' | 'characters';
+
+export type PhoneField = {
+  /** The national digits understood so far (the prefix and separators taken out). */
+  digits: string;
+  problem: PhoneFieldProblem | null;
+};
+
+const SEPARATORS = /[\s.\-()/\u2010-\u2015]/g;
+const PARTIAL_PREFIXES = ['+', '+3', '+34', '0', '00', '003', '0034'];
+
 /**
- * Normalizes what a person types or a client sends to E.164 (`+34` and 9 digits), or null.
- * Accepts spaces, dots, dashes and brackets, and the `+34`, `0034` or no prefix; any other country
- * prefix is refused, since Spain is the only country offered.
+ * Reads what a person types or pastes into the phone field as a Spanish number: spaces, dots,
+ * dashes, slashes and brackets are ignored, and a leading `+34`, `0034` or `34` (before 9 more
+ * digits) is the country prefix, never part of the number. Any other country is refused. The
+ * digits are never cut to 9: "+34 612483792" typed halfway is "6124837" and too short, not a
+ * stranger's "346124837".
  */
-export function normalizeSpanishPhone(input: string): string | null {
-  if (input.length > 32) return null;
-  const compact = input.replace(/[\s.\-()]/g, '');
+export function readPhoneField(input: string): PhoneField {
+  if (input.length > 32) return { digits: '', problem: 'characters' };
+  const compact = input.replace(SEPARATORS, '');
+  if (compact === '') return { digits: '', problem: 'empty' };
+  if (PARTIAL_PREFIXES.includes(compact)) return { digits: '', problem: 'short' };
   let national: string;
   if (compact.startsWith('+34')) national = compact.slice(3);
   else if (compact.startsWith('0034')) national = compact.slice(4);
+  else if (compact.startsWith('+') || compact.startsWith('00')) return { digits: '', problem: 'foreign' };
+  else if (/^34\d{9}$/.test(compact)) national = compact.slice(2);
   else national = compact;
-  if (!NATIONAL_NUMBER.test(national)) return null;
-  return `${PHONE_COUNTRY_PREFIX}${national}`;
+  if (!/^\d*$/.test(national)) return { digits: national.replace(/\D/g, ''), problem: 'characters' };
+  if (national.length < PHONE_DIGITS) return { digits: national, problem: 'short' };
+  if (national.length > PHONE_DIGITS) return { digits: national, problem: 'long' };
+  if (!MOBILE_NUMBER.test(national)) return { digits: national, problem: 'not-mobile' };
+  return { digits: national, problem: null };
+}
+
+/** Says, in Spanish, why the number cannot be verified yet (null when it can, or nothing is typed). */
+export function phoneFieldMessage(field: PhoneField): string | null {
+  switch (field.problem) {
+    case null:
+    case 'empty':
+      return null;
+    case 'short': {
+      const missing = PHONE_DIGITS - field.digits.length;
+      return missing === 1
+        ? 'Falta 1 dígito: un móvil español tiene 9.'
+        : `Faltan ${missing} dígitos: un móvil español tiene 9.`;
+    }
+    case 'long':
+      return 'Sobran dígitos: un móvil español tiene 9 (sin contar el +34).';
+    case 'foreign':
+      return 'Solo se admiten números de España (+34).';
+    case 'not-mobile':
+      return 'Debe ser un móvil: empieza por 6 o 7.';
+    case 'characters':
+      return 'Escribe solo números.';
+  }
+}
+
+/**
+ * Normalizes what a person types or a client sends to E.164 (`+34` and 9 digits), or null.
+ * Accepts what `readPhoneField` accepts; a 9-digit number outside the mobile ranges is returned
+ * too (the SMS service refuses it with its own error).
+ */
+export function normalizeSpanishPhone(input: string): string | null {
+  const field = readPhoneField(input);
+  if (field.problem !== null && field.problem !== 'not-mobile') return null;
+  return `${PHONE_COUNTRY_PREFIX}${field.digits}`;
 }
 
 /** The 9 national digits of a normalized number. */

@@ -110,10 +110,12 @@ function BottomBar({ status }: { status: ShellStatus }) {
           <li key={item.to} className="min-w-0" style={{ flex: `${item.mobileGrow} 1 0%` }}>
             <Link
               to={item.to}
-              aria-label={item.isLabelHiddenOnMobile ? item.label : undefined}
               className="group flex h-full flex-col items-center justify-center gap-1 rounded-2xl text-stone-600 focus-visible:outline-2 focus-visible:-outline-offset-4 focus-visible:outline-brand-600 dark:text-stone-400 dark:focus-visible:outline-brand-400"
               activeProps={{ className: '!text-brand-700 dark:!text-brand-400' }}
             >
+              {/* Read, not shown; no aria-label, so the visible badge count stays part of the
+                  accessible name (WCAG 2.5.3, axe's label-content-name-mismatch). */}
+              {item.isLabelHiddenOnMobile && <span className="sr-only">{item.label}</span>}
               <span className="relative grid h-7 w-12 place-items-center rounded-full transition-colors duration-150 group-aria-[current=page]:bg-brand-100 motion-reduce:transition-none dark:group-aria-[current=page]:bg-brand-500/15">
                 <NavIcon item={item} status={status} className="size-5.5" />
                 {item.counter && (
@@ -145,7 +147,9 @@ function BottomBar({ status }: { status: ShellStatus }) {
  */
 export function AppShell({ status = { counts: NO_COUNTS }, children }: { status?: ShellStatus; children?: ReactNode }) {
   return (
-    <div className="min-h-dvh">
+    // overflow-x: clip, not hidden: a card dragged off screen never widens the page (so the bottom
+    // bar never shifts), and the sticky header keeps working (clip makes no scroll container).
+    <div className="min-h-dvh overflow-x-clip">
       <SkipLink />
       <Sidebar status={status} />
       <header className="sticky top-0 z-20 flex h-14 items-center border-b border-stone-200/80 bg-white/85 px-4 pt-[env(safe-area-inset-top)] backdrop-blur-xl lg:hidden dark:border-white/8 dark:bg-stone-900/85">

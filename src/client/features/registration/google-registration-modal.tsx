@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
-import { PHONE_COUNTRY_PREFIX, PHONE_DIGITS } from '#shared/auth/auth-constants';
+import { PHONE_COUNTRY_PREFIX } from '#shared/auth/auth-constants';
 import { formatSpanishPhone } from '#shared/auth/phone';
 import { tokenStorage } from '../../services/token-storage.ts';
 import { Button } from '../../ui/button.tsx';
@@ -14,7 +14,8 @@ import { CountdownAnnouncer } from './countdown-announcer.tsx';
 import type { GoogleRegistrationData } from './google-registration-data.ts';
 import { googleRegistration, limitMessage } from './google-registration-store.ts';
 import { useSecondsUntil } from './use-countdown.ts';
-import { CodeError, ResendCode } from './wizard-parts.tsx';
+import { PHONE_FIELD_MAX_LENGTH } from './phone-field.ts';
+import { CodeError, PhoneHintText, ResendCode } from './wizard-parts.tsx';
 import { WizardProgress } from './wizard-progress.tsx';
 
 const { actions } = googleRegistration;
@@ -124,7 +125,7 @@ function Navigation({ forward, isBackDisabled }: { forward: React.ReactNode; isB
 }
 
 function PhoneStep() {
-  const { phoneDigits, phoneError, request } = useSnapshot(googleRegistration.state);
+  const { phone, phoneError, request } = useSnapshot(googleRegistration.state);
   const isSending = request.status === 'busy' && request.action === 'send-code';
   const limitSeconds = useSecondsUntil(phoneError.kind === 'limit' ? phoneError.until : null);
   const isLimited = phoneError.kind === 'limit' && limitSeconds > 0;
@@ -150,15 +151,19 @@ function PhoneStep() {
         label="Teléfono"
         name="phone"
         type="tel"
-        inputMode="numeric"
+        inputMode="tel"
         autoComplete="tel-national"
         prefix={PHONE_COUNTRY_PREFIX}
         placeholder="612 345 678"
-        maxLength={PHONE_DIGITS}
-        value={phoneDigits}
+        maxLength={PHONE_FIELD_MAX_LENGTH}
+        value={phone}
         error={fieldError}
-        hint="Te enviaremos un código por SMS. Solo números de España (+34)."
-        onChange={(event) => actions.setPhoneDigits(event.target.value)}
+        hint={
+          fieldError ? undefined : (
+            <PhoneHintText typed={phone} emptyHint="Te enviaremos un código por SMS. Solo números de España (+34)." />
+          )
+        }
+        onChange={(event) => actions.setPhone(event.target.value)}
         data-autofocus
       />
       <div aria-live="assertive" aria-atomic="true">

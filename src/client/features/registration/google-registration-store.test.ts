@@ -39,7 +39,7 @@ describe('the Google registration store', () => {
     const { store, api } = setup();
     await store.actions.sendCode();
     expect(store.state.phoneError).toEqual({ kind: 'invalid', message: 'El número de teléfono es obligatorio' });
-    store.actions.setPhoneDigits('61234');
+    store.actions.setPhone('61234');
     await store.actions.sendCode();
     expect(store.state.phoneError).toEqual({ kind: 'invalid', message: 'El número debe tener 9 dígitos' });
     expect(api.googleSendCode).not.toHaveBeenCalled();
@@ -47,7 +47,7 @@ describe('the Google registration store', () => {
 
   it('sends, verifies, stores in both storages with completeProfile false, and succeeds', async () => {
     const { store, api, save } = setup();
-    store.actions.setPhoneDigits('612398745');
+    store.actions.setPhone('612398745');
     await store.actions.sendCode();
     expect(api.googleSendCode).toHaveBeenCalledWith('+34612398745', 'lucia@example.com', 'h.p.s');
     expect(store.state.step).toBe('code');
@@ -69,7 +69,7 @@ describe('the Google registration store', () => {
   it('enters the limit state for 180 s on MAX_ATTEMPTS, and clears it at 0', async () => {
     const limited = new ApiRequestError('http', 'límite', 429, 'MAX_ATTEMPTS');
     const { store, api, tick } = setup({ googleSendCode: vi.fn(async () => Promise.reject(limited)) });
-    store.actions.setPhoneDigits('612398745');
+    store.actions.setPhone('612398745');
     await store.actions.sendCode();
     expect(store.state.phoneError).toEqual({ kind: 'limit', until: 5_000_000 + 180_000 });
     await store.actions.sendCode();
@@ -85,12 +85,12 @@ describe('the Google registration store', () => {
   it('tells blocked numbers and existing accounts apart', async () => {
     const blocked = new ApiRequestError('http', 'x', 400, 'PHONE_BLOCKED');
     const first = setup({ googleSendCode: vi.fn(async () => Promise.reject(blocked)) });
-    first.store.actions.setPhoneDigits('666666666');
+    first.store.actions.setPhone('666666666');
     await first.store.actions.sendCode();
     expect(first.store.state.phoneError.kind).toBe('blocked');
 
     const second = setup({ checkEmail: vi.fn(async () => ({ exists: true })) });
-    second.store.actions.setPhoneDigits('612398745');
+    second.store.actions.setPhone('612398745');
     await second.store.actions.sendCode();
     expect(second.store.state.phoneError).toEqual({
       kind: 'other',
@@ -102,7 +102,7 @@ describe('the Google registration store', () => {
   it('empties the boxes on a refused code and keeps back disabled while loading', async () => {
     const refused = new ApiRequestError('http', 'Código inválido', 400, 'INVALID_CODE');
     const { store } = setup({ googleVerifyCode: vi.fn(async () => Promise.reject(refused)) });
-    store.actions.setPhoneDigits('612398745');
+    store.actions.setPhone('612398745');
     await store.actions.sendCode();
     store.actions.setCode(['9', '9', '9', '9', '9', '9']);
     await store.actions.verifyCode();

@@ -1,10 +1,12 @@
-import { PHONE_DIGITS, SMS_LIMIT_LOCK_S, SMS_RESEND_COOLDOWN_S } from '#shared/auth/auth-constants';
+import { SMS_LIMIT_LOCK_S, SMS_RESEND_COOLDOWN_S } from '#shared/auth/auth-constants';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
+import { phoneFieldMessage, readPhoneField } from '#shared/auth/phone';
 import { proxy } from 'valtio';
 import { type TokenStorage, tokenStorage } from '../../services/token-storage.ts';
 import { codeValue, emptyCode, isCodeComplete } from './code-input-logic.ts';
 import { formatMinutesAndSeconds } from './countdown.ts';
 import type { GoogleRegistrationData } from './google-registration-data.ts';
+import { keepPhoneCharacters, validPhoneDigits } from './phone-field.ts';
 import { type RegistrationApi, readSession, registrationApi, toCallFailure, toE164 } from './registration-api.ts';
 import { type CallFailure, classifySendCodeFailure, SEND_CODE_MESSAGES } from './send-code-errors.ts';
 
@@ -46,6 +48,9 @@ export type GoogleRegistrationRequest =
 export type GoogleRegistrationState = {
   data: GoogleRegistrationData | null;
   step: GoogleRegistrationStep;
+  /** The phone field as typed or pasted. */
+  phone: string;
+  /** The 9 national digits of a valid Spanish mobile read from `phone`, else ''. */
   phoneDigits: string;
   phoneError: PhoneError;
   code: string[];
@@ -67,6 +72,7 @@ export type GoogleRegistrationDeps = {
 const fresh = (data: GoogleRegistrationData | null): GoogleRegistrationState => ({
   data,
   step: 'phone',
+  phone: '',
   phoneDigits: '',
   phoneError: { kind: 'none' },
   code: emptyCode(),
@@ -163,8 +169,10 @@ export function createGoogleRegistrationStore(deps: GoogleRegistrationDeps) {
       Object.assign(state, fresh(data));
     },
 
-    setPhoneDigits(value: string) {
-      state.phoneDigits = value.replace(/\D/g, '').slice(0, PHONE_DIGITS);
+    /** Keeps what was typed or pasted and reads the number from it, as the e-mail wizard does. */
+    setPhone(value: string) {
+      state.phone = keepPhoneCharacters(value);
+      state.phoneDigits = validPhoneDigits(state.phone);
       // A blocked number or a bad format is about this number; the limit is about the sender.
       if (state.phoneError.kind !== 'limit') state.phoneError = { kind: 'none' };
     },
@@ -176,13 +184,17 @@ export function createGoogleRegistrationStore(deps: GoogleRegistrationDeps) {
 
     async sendCode() {
       if (isBusy() || isLimited()) return;
-      const digits = state.phoneDigits;
-      if (digits.length === 0) {
+      const field = readPhoneField(state.phone);
+      if (field.problem === 'empty') {
         state.phoneError = { kind: 'invalid', message: AUTH_MESSAGES.phoneRequiredGoogle };
         return;
       }
-      if (digits.length !== PHONE_DIGITS) {
+      if (field.problem === 'short' || field.problem === 'long') {
         state.phoneError = { kind: 'invalid', message: AUTH_MESSAGES.phoneDigitsGoogle };
+        return;
+      }
+      if (field.problem !== null) {
+        state.phoneError = { kind: 'invalid', message: phoneFieldMessage(field) ?? AUTH_MESSAGES.phoneDigitsGoogle };
         return;
       }
       state.request = { status: 'busy', action: 'send-code' };

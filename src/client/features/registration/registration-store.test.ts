@@ -35,7 +35,7 @@ async function walkToStep4(store: ReturnType<typeof setup>['store']) {
   store.actions.submitName();
   store.actions.setField('email', 'Ana@Example.com ');
   await store.actions.submitEmail();
-  store.actions.setPhoneDigits('612 39 87 45');
+  store.actions.setPhone('612 39 87 45');
   await store.actions.submitPhone();
 }
 
@@ -115,12 +115,21 @@ describe('the e-mail wizard store', () => {
     expect(store.state.errors.phone).toMatch(/^Este número de teléfono ha sido temporalmente bloqueado/);
   });
 
-  it('keeps only 9 digits and freezes a verified number', async () => {
+  it('reads the number people type or paste, never cutting it to a stranger\'s 9 digits', async () => {
     const { store } = setup();
-    store.actions.setPhoneDigits('+34 612-398-745 99');
-    expect(store.state.form.phoneDigits).toBe('346123987');
-    store.actions.setPhoneDigits('61239');
+    store.actions.setPhone('+34 612-398-745');
+    expect(store.state.form).toMatchObject({ phone: '+34 612-398-745', phoneDigits: '612398745' });
+    store.actions.setPhone('+34 6123987');
+    expect(store.state.form.phoneDigits).toBe('');
+    store.actions.setPhone('+34 612-398-745 99');
+    expect(store.state.form.phoneDigits).toBe('');
     store.actions.checkPhoneDigits();
+    expect(store.state.errors.phone).toBe('El teléfono debe tener 9 dígitos');
+    store.actions.setPhone('912 398 745');
+    store.actions.checkPhoneDigits();
+    expect(store.state.errors.phone).toBe('Debe ser un móvil: empieza por 6 o 7.');
+    store.actions.setPhone('61239');
+    await store.actions.submitPhone();
     expect(store.state.errors.phone).toBe('El teléfono debe tener 9 dígitos');
   });
 
@@ -189,7 +198,7 @@ describe('the e-mail wizard store', () => {
     await store.actions.submitCode();
     store.actions.goBack();
     expect(store.state.wizard).toMatchObject({ step: 3, isPhoneVerified: true });
-    store.actions.setPhoneDigits('700000001');
+    store.actions.setPhone('700000001');
     expect(store.state.form.phoneDigits).toBe('612398745');
     await store.actions.submitPhone();
     expect(store.state.wizard.step).toBe(5);

@@ -3,10 +3,12 @@ import { PHONE_DIGITS, SMS_RESEND_COOLDOWN_S } from '#shared/auth/auth-constants
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { LastNameSchema, NameSchema, RegistrationEmailSchema } from '#shared/auth/auth-schemas';
 import { meetsPasswordRules } from '#shared/auth/password';
+import { readPhoneField } from '#shared/auth/phone';
 import { proxy } from 'valtio';
 import { type TokenStorage, tokenStorage } from '../../services/token-storage.ts';
 import { codeValue, isCodeComplete } from './code-input-logic.ts';
 import { type RegistrationApi, readSession, registrationApi, toCallFailure, toE164 } from './registration-api.ts';
+import { keepPhoneCharacters, phoneFieldError, validPhoneDigits } from './phone-field.ts';
 import { wizardSendCodeMessage } from './send-code-errors.ts';
 import { initialWizardState, type WizardEvent, type WizardState, wizardReducer } from './wizard-machine.ts';
 
@@ -18,7 +20,16 @@ export type WizardRequest = { status: 'idle' } | { status: 'busy'; action: Wizar
 
 export type RegistrationState = {
   wizard: WizardState;
-  form: { name: string; lastName: string; email: string; phoneDigits: string; password: string };
+  form: {
+    name: string;
+    lastName: string;
+    email: string;
+    /** The phone field as typed or pasted; `phoneDigits` is what it reads as. */
+    phone: string;
+    /** The 9 national digits of a valid Spanish mobile read from `phone`, else ''. */
+    phoneDigits: string;
+    password: string;
+  };
   errors: Partial<Record<WizardField, string>>;
   request: WizardRequest;
   /** When resending becomes possible (epoch ms), or null before the first send. */
@@ -49,7 +60,7 @@ export type RegistrationStoreDeps = {
 
 const freshState = (): RegistrationState => ({
   wizard: initialWizardState,
-  form: { name: '', lastName: '', email: '', phoneDigits: '', password: '' },
+  form: { name: '', lastName: '', email: '', phone: '', phoneDigits: '', password: '' },
   errors: {},
   request: { status: 'idle' },
   resendAvailableAt: null,
@@ -99,17 +110,21 @@ export function createRegistrationStore(deps: RegistrationStoreDeps) {
       delete state.errors.form;
     },
 
-    /** Keeps digits only, at most 9 (spec 000 §5); a verified number cannot change. */
-    setPhoneDigits(value: string) {
+    /**
+     * Keeps what was typed or pasted and reads the number from it (spaces, dots, dashes and a
+     * +34 or 0034 prefix taken out, never cut to 9 digits); a verified number cannot change.
+     */
+    setPhone(value: string) {
       if (state.wizard.isPhoneVerified) return;
-      state.form.phoneDigits = value.replace(/\D/g, '').slice(0, PHONE_DIGITS);
+      state.form.phone = keepPhoneCharacters(value);
+      state.form.phoneDigits = validPhoneDigits(state.form.phone);
       delete state.errors.phone;
     },
 
     /** On leaving the phone field: a partly typed number says what is missing. */
     checkPhoneDigits() {
-      const digits = state.form.phoneDigits;
-      if (digits.length > 0 && digits.length !== PHONE_DIGITS) state.errors.phone = AUTH_MESSAGES.phoneDigits;
+      const field = readPhoneField(state.form.phone);
+      if (field.problem !== null && field.problem !== 'empty') state.errors.phone = phoneFieldError(state.form.phone);
     },
 
     setCode(code: readonly string[]) {
@@ -149,7 +164,7 @@ export function createRegistrationStore(deps: RegistrationStoreDeps) {
           return;
         }
         if (state.form.phoneDigits.length !== PHONE_DIGITS) {
-          state.errors.phone = AUTH_MESSAGES.phoneDigits;
+          state.errors.phone = phoneFieldError(state.form.phone);
           return;
         }
         await sendCode('phone');

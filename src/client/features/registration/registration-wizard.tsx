@@ -15,7 +15,16 @@ import { PasswordStrength } from '../../ui/password-strength.tsx';
 import { registration } from './registration-store.ts';
 import { SUCCESS_ITEMS, SUCCESS_REDIRECT_AT_MS, redirectMessage, successProgress } from './success-timeline.ts';
 import { useSecondsUntil } from './use-countdown.ts';
-import { CodeError, ForwardButton, FormAlert, ResendCode, StepForm, StepNavigation } from './wizard-parts.tsx';
+import { formatNational, PHONE_FIELD_MAX_LENGTH } from './phone-field.ts';
+import {
+  CodeError,
+  ForwardButton,
+  FormAlert,
+  PhoneHintText,
+  ResendCode,
+  StepForm,
+  StepNavigation,
+} from './wizard-parts.tsx';
 import { WizardProgress } from './wizard-progress.tsx';
 import { WIZARD_STEPS, type WizardStep } from './wizard-machine.ts';
 import { cx } from '../../ui/cx.ts';
@@ -189,6 +198,7 @@ function PhoneStep() {
               <Button
                 type="submit"
                 disabled={!canSend}
+                aria-describedby={canSend ? undefined : errors.phone ? 'wizard-phone-error' : 'wizard-phone-hint'}
                 isLoading={isSending}
                 loadingText="Enviando código..."
                 className="min-w-36"
@@ -201,15 +211,16 @@ function PhoneStep() {
       }
     >
       <TextField
+        id="wizard-phone"
         label="Teléfono"
         name="phone"
         type="tel"
-        inputMode="numeric"
+        inputMode="tel"
         autoComplete="tel-national"
         prefix={PHONE_COUNTRY_PREFIX}
         placeholder="612 345 678"
-        maxLength={PHONE_DIGITS}
-        value={form.phoneDigits}
+        maxLength={PHONE_FIELD_MAX_LENGTH}
+        value={isVerified ? formatNational(form.phoneDigits) : form.phone}
         readOnly={isVerified}
         aria-readonly={isVerified || undefined}
         error={errors.phone}
@@ -221,11 +232,11 @@ function PhoneStep() {
               </span>
               Verificado
             </span>
-          ) : (
-            'Solo números de España (+34), 9 dígitos.'
+          ) : errors.phone ? undefined : (
+            <PhoneHintText typed={form.phone} emptyHint="Solo números de España (+34), 9 dígitos." />
           )
         }
-        onChange={(event) => actions.setPhoneDigits(event.target.value)}
+        onChange={(event) => actions.setPhone(event.target.value)}
         onBlur={actions.checkPhoneDigits}
         className={cx(isVerified && 'text-stone-600 dark:text-stone-300')}
         data-autofocus

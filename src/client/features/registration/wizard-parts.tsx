@@ -4,6 +4,7 @@ import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon, ArrowLeftIcon, ArrowRightIcon } from '../../ui/icons.tsx';
 import { formatCountdown } from './countdown.ts';
 import { CountdownAnnouncer } from './countdown-announcer.tsx';
+import { phoneFieldHint } from './phone-field.ts';
 
 /** A step's frame: its heading and intro, its fields, and the navigation row at the foot. */
 export function StepForm({
@@ -148,5 +149,18 @@ export function ResendCode({
       </div>
       <CountdownAnnouncer secondsLeft={secondsLeft} />
     </>
+  );
+}
+
+/** The phone field's live hint (issue #20): the format, why the number cannot be verified yet, or where the code goes. */
+export function PhoneHintText({ typed, emptyHint }: { typed: string; emptyHint: string }) {
+  const hint = phoneFieldHint(typed, emptyHint);
+  return (
+    <span
+      data-testid="phone-hint"
+      className={cx(hint.isProblem && 'font-medium text-amber-800 dark:text-amber-300')}
+    >
+      {hint.text}
+    </span>
   );
 }
