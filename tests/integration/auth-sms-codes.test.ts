@@ -187,7 +187,10 @@ describe('SMS codes (QUALITY 4, spec 000 §8-§9)', () => {
     const spaced = `${national.slice(0, 3)} ${national.slice(3, 5)} ${national.slice(5, 7)} ${national.slice(7)}`;
     expect((await api.post('/auth/send-code', { phone: `0034 ${spaced}` })).status).toBe(200);
     const code = await api.latestCode(`+34${national}`);
-    const verified = await api.post('/auth/verify-code', { phone: `+34.${national.slice(0, 3)}-${national.slice(3)}`, code });
+    const verified = await api.post('/auth/verify-code', {
+      phone: `+34.${national.slice(0, 3)}-${national.slice(3)}`,
+      code,
+    });
     expect(verified.status).toBe(200);
   });
 

@@ -115,7 +115,7 @@ describe('the e-mail wizard store', () => {
     expect(store.state.errors.phone).toMatch(/^Este número de teléfono ha sido temporalmente bloqueado/);
   });
 
-  it('reads the number people type or paste, never cutting it to a stranger\'s 9 digits', async () => {
+  it("reads the number people type or paste, never cutting it to a stranger's 9 digits", async () => {
     const { store } = setup();
     store.actions.setPhone('+34 612-398-745');
     expect(store.state.form).toMatchObject({ phone: '+34 612-398-745', phoneDigits: '612398745' });

@@ -156,10 +156,7 @@ export function ResendCode({
 export function PhoneHintText({ typed, emptyHint }: { typed: string; emptyHint: string }) {
   const hint = phoneFieldHint(typed, emptyHint);
   return (
-    <span
-      data-testid="phone-hint"
-      className={cx(hint.isProblem && 'font-medium text-amber-800 dark:text-amber-300')}
-    >
+    <span data-testid="phone-hint" className={cx(hint.isProblem && 'font-medium text-amber-800 dark:text-amber-300')}>
       {hint.text}
     </span>
   );
