@@ -1,9 +1,10 @@
-// Bundles the server's own code into dist/server/main.js; node_modules stay external.
+// Bundles the server's own code into dist/server (node_modules stay external): main.js, and the
+// operator's tools that must run in a production image without tsx (move-to-shared.js).
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/server/main.ts'],
-  outfile: 'dist/server/main.js',
+  entryPoints: { main: 'src/server/main.ts', 'move-to-shared': 'src/server/db/move-to-shared-cli.ts' },
+  outdir: 'dist/server',
   bundle: true,
   platform: 'node',
   target: 'node20',

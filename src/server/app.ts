@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Health } from '#shared/api';
@@ -43,7 +42,8 @@ import { createRealtime, type Realtime } from './plugins/realtime.ts';
 import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticPwaPlugin } from './plugins/static-pwa.ts';
-import { deriveServerKeys, loadOrCreateTokenSecret } from './secrets.ts';
+import { deriveServerKeys, resolveTokenSecret } from './secrets.ts';
+import { createDatabaseSecretStore } from './secrets-repository.ts';
 import { createNotificationFeatures, type NotificationFeatures } from './notification-features.ts';
 
 export type App = {
@@ -82,10 +82,6 @@ export type AppDependencies = {
 /** Builds the whole server: database (migrated), HTTP routes, Socket.IO and the static PWA. */
 export async function buildApp(config: Config, dependencies: AppDependencies = {}): Promise<App> {
   const clock = dependencies.clock ?? systemClock;
-  // In-memory databases are throwaway (tests): so is their secret.
-  const tokenSecret =
-    config.tokenSecret ??
-    (config.inMemoryDatabase ? randomBytes(48).toString('base64url') : await loadOrCreateTokenSecret(config.dataDir));
   // Google sign-in (QUALITY 6, docs/decisions/0004); config.ts has already checked the settings.
   const google = await createGoogleSignIn(config.google);
   const http = Fastify({
@@ -102,6 +98,20 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     dataDir: config.dataDir,
     inMemory: config.inMemoryDatabase,
   });
+  // With DATABASE_URL every node reads the same generated secrets (0024); the operator's values win.
+  const sharedSecrets = config.databaseUrl ? createDatabaseSecretStore(database.db) : undefined;
+  let tokenSecret: string;
+  try {
+    tokenSecret = await resolveTokenSecret({
+      configured: config.tokenSecret,
+      shared: sharedSecrets,
+      dataDir: config.dataDir,
+      inMemory: config.inMemoryDatabase,
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   let realtime: Realtime;
   try {
     realtime = await createRealtime(http.server, {
@@ -153,6 +163,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     io: realtime.io,
     clock,
     logger: http.log,
+    sharedSecrets,
   });
   const auth = await createAuthModule({
     db: database.db,

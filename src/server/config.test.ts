@@ -78,7 +78,23 @@ describe('access-area configuration', () => {
     }
     expect(message).toContain('SMTP_URL: required when NODE_ENV=production');
     expect(message).toContain('SMS_PROVIDER: set a real provider');
-    expect(() => loadConfig({ ...production, DATABASE_URL: 'postgres://db/entreno' })).toThrow(/TOKEN_SECRET/);
+    // With DATABASE_URL the token secret and VAPID keys may come from the shared database (0024).
+    const { VAPID_PUBLIC_KEY: _public, VAPID_PRIVATE_KEY: _private, ...generated } = production;
+    expect(loadConfig({ ...generated, DATABASE_URL: 'postgres://db/entreno' })).toMatchObject({
+      tokenSecret: undefined,
+      photoStore: 'database',
+      push: { vapidKeys: undefined },
+    });
+  });
+
+  it('stops a node whose scaled settings cannot work, naming the variable', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379' })).toThrow(/DATABASE_URL: required with REDIS_URL/);
+    expect(() => loadConfig({ PHOTO_STORE: 'database' })).toThrow(/PHOTO_STORE=database: requires DATABASE_URL/);
+    expect(() => loadConfig({ PHOTO_STORE: 's3' })).toThrow(/PHOTO_STORE: must be 'database' or 'filesystem'/);
+    expect(loadConfig({}).photoStore).toBe('filesystem');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/entreno', PHOTO_STORE: 'filesystem' }).photoStore).toBe(
+      'filesystem',
+    );
   });
 
   it('reads the Google settings: the stand-in by default, Google itself with a client id', () => {

@@ -61,6 +61,8 @@ const EnvSchema = v.object({
     ),
   ),
   RATE_LIMIT_IP_FACTOR: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(1000)), '1'),
+  /** Where photo files live: the shared database (default with DATABASE_URL) or DATA_DIR/photos. */
+  PHOTO_STORE: v.optional(v.picklist(['database', 'filesystem'], "must be 'database' or 'filesystem'")),
   /** '0' turns off, '1' forces, the demo profiles seeded on an empty database (never in production). */
   DEMO_DATA: v.optional(v.picklist(['0', '1'], "must be '0' or '1'")),
 });
@@ -81,8 +83,13 @@ export type Config = {
   clientDir: string;
   /** In-memory PGlite instead of DATA_DIR/db: tests only. */
   inMemoryDatabase: boolean;
-  /** Absent: embedded mode keeps a generated one in DATA_DIR/secrets.json. */
+  /**
+   * Absent: generated once into the shared database (DATABASE_URL) or DATA_DIR/secrets.json
+   * (embedded); docs/decisions/0024.
+   */
   tokenSecret: string | undefined;
+  /** Photo files: in PostgreSQL (`photo_blobs`, every node reads them) or under DATA_DIR/photos. */
+  photoStore: 'database' | 'filesystem';
   /** Absent: e-mails go to the outbox (never in production). */
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -143,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(parsed.CLIENT_DIR),
     inMemoryDatabase: false,
     tokenSecret: parsed.TOKEN_SECRET,
+    photoStore: parsed.PHOTO_STORE ?? (parsed.DATABASE_URL ? 'database' : 'filesystem'),
     smtpUrl: parsed.SMTP_URL,
     smtpFrom: parsed.SMTP_FROM ?? `Entreno <no-reply@${new URL(publicOrigin).hostname}>`,
     sms,
@@ -168,9 +176,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (sms.kind === 'outbox') {
       problems.push('SMS_PROVIDER: set a real provider (twilio) when NODE_ENV=production (no dev outbox)');
     }
-    if (parsed.DATABASE_URL && !parsed.TOKEN_SECRET) {
-      problems.push('TOKEN_SECRET: required with DATABASE_URL in production, so every node signs alike');
-    }
+  }
+  // Several nodes (REDIS_URL) must share one database: data, photos and generated secrets live there.
+  if (parsed.REDIS_URL && !parsed.DATABASE_URL) {
+    problems.push('DATABASE_URL: required with REDIS_URL (the nodes must share one database for data and secrets)');
+  }
+  if (parsed.PHOTO_STORE === 'database' && !parsed.DATABASE_URL) {
+    problems.push('PHOTO_STORE=database: requires DATABASE_URL (embedded installs keep photos in DATA_DIR/photos)');
   }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);

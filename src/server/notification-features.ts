@@ -17,6 +17,7 @@ import { createSettingsRepository } from './features/settings/settings-repositor
 import { settingsRoutes } from './features/settings/settings-routes.ts';
 import { createSettingsService, type SettingsService } from './features/settings/settings-service.ts';
 import type { Logger } from './logger.ts';
+import type { SharedSecretStore } from './secrets-repository.ts';
 
 /** How often each node looks for streak reminders to send (the claim in the database dedupes nodes). */
 const STREAK_REMINDER_INTERVAL_MS = 5 * 60_000;
@@ -44,11 +45,17 @@ export async function createNotificationFeatures(deps: {
   io: Server;
   clock: Clock;
   logger: Logger;
+  /** With DATABASE_URL: where the generated VAPID pair is shared between nodes. */
+  sharedSecrets?: SharedSecretStore | undefined;
   /** Tests only: a channel other than real Web Push. */
   webPushChannel?: WebPushChannel;
 }): Promise<NotificationFeatures> {
   const { config, db, io, clock, logger } = deps;
-  const vapidKeys = await resolveVapidKeys(config.push, { dataDir: config.dataDir, inMemory: config.inMemoryDatabase });
+  const vapidKeys = await resolveVapidKeys(config.push, {
+    dataDir: config.dataDir,
+    inMemory: config.inMemoryDatabase,
+    shared: deps.sharedSecrets,
+  });
   const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
   attachPresence(io);
   const push = createPushService({

@@ -1,9 +1,38 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { SharedSecretStore } from './secrets-repository.ts';
 
 export const SECRETS_FILE = 'secrets.json';
 const MIN_SECRET_LENGTH = 32;
+
+/** The row of `server_secrets` holding the generated token secret (docs/deploy.md, rotation). */
+export const TOKEN_SECRET_NAME = 'token-secret';
+
+const generateSecret = () => randomBytes(48).toString('base64url');
+
+/**
+ * Where the token secret comes from, first match wins: the operator's TOKEN_SECRET; the shared
+ * database (generated once by whichever node starts first, docs/decisions/0024); a throwaway one
+ * for in-memory test databases; DATA_DIR/secrets.json in embedded mode.
+ */
+export async function resolveTokenSecret(options: {
+  configured: string | undefined;
+  shared: SharedSecretStore | undefined;
+  dataDir: string;
+  inMemory: boolean;
+}): Promise<string> {
+  if (options.configured) return options.configured;
+  if (options.shared) {
+    const secret = await options.shared.getOrCreate(TOKEN_SECRET_NAME, generateSecret);
+    if (secret.length < MIN_SECRET_LENGTH) {
+      throw new Error(`server_secrets: ${TOKEN_SECRET_NAME} is shorter than ${MIN_SECRET_LENGTH} characters`);
+    }
+    return secret;
+  }
+  if (options.inMemory) return generateSecret();
+  return loadOrCreateTokenSecret(options.dataDir);
+}
 
 /**
  * The embedded mode's token secret: generated once and kept in DATA_DIR/secrets.json (mode 0600),
@@ -14,7 +43,7 @@ export async function loadOrCreateTokenSecret(dataDir: string): Promise<string> 
   const existing = await readSecrets(file);
   if (existing) return existing;
   await mkdir(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = generateSecret();
   try {
     // 'wx': when two processes race on a fresh DATA_DIR, exactly one file wins and both read it.
     await writeFile(file, `${JSON.stringify({ tokenSecret: secret }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
@@ -25,6 +54,11 @@ export async function loadOrCreateTokenSecret(dataDir: string): Promise<string> 
     if (!winner) throw new Error(`${file} exists but holds no usable tokenSecret`);
     return winner;
   }
+}
+
+/** The token secret kept in DATA_DIR/secrets.json, if any (the move to a shared database copies it). */
+export async function readTokenSecretFile(dataDir: string): Promise<string | undefined> {
+  return readSecrets(path.join(dataDir, SECRETS_FILE));
 }
 
 async function readSecrets(file: string): Promise<string | undefined> {

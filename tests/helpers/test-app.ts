@@ -24,6 +24,8 @@ export async function startTestApp(
     port: 0,
     host: '127.0.0.1',
     inMemoryDatabase: true,
+    // As in scaled mode: photos in the shared database (PHOTO_STORE's default with DATABASE_URL).
+    photoStore: usePostgres ? 'database' : 'filesystem',
     databaseUrl: database?.url,
     redisUrl: usePostgres ? process.env.REDIS_URL : undefined,
     // A random secret, and a Redis key space of its own so parallel test files never share counters.

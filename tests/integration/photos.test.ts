@@ -42,6 +42,12 @@ describe('photo upload and serving (spec 001 §8, QUALITY 10)', () => {
     expect(served.headers.get('content-type')).toBe('image/webp');
     expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = served.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    // A revalidation with the ETag gets a bodiless 304 (immutable keys: the ETag never goes stale).
+    const revalidated = await fetch(`${app.url}/${keys[0]}`, { headers: { 'if-none-match': etag as string } });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe('');
     const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
     expect(meta.format).toBe('webp');
     expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(1600);
@@ -197,6 +203,7 @@ describe('photo upload and serving (spec 001 §8, QUALITY 10)', () => {
     });
     expect(deleted.body).toEqual({ success: true, photoKeys: [c, a] });
     expect((await fetch(`${app.url}/${b}`)).status).toBe(404);
+    expect((await fetch(`${app.url}/${b.replace('.webp', '.thumb.webp')}`)).status).toBe(404);
     expect((await fetch(`${app.url}/${a}`)).status).toBe(200);
 
     for (const path of [

@@ -1,66 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
 import { type Api, createApi, GOOD_PASSWORD } from '../helpers/auth-api.ts';
 import { emitWithAck, eventually, nextEventMatching } from '../helpers/chat-api.ts';
-import { profileBody } from '../helpers/discovery-api.ts';
+import { createDiscoveryApi, profileBody } from '../helpers/discovery-api.ts';
 import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
-import { createScratchDatabase, type TestApp } from '../helpers/test-app.ts';
+import { asTestApp, type NodeProcess, startNodeProcess, stopNodeProcess } from '../helpers/node-process.ts';
+import { createScratchDatabase } from '../helpers/test-app.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 
-type Node = { url: string; child: ChildProcess; output: string[] };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** `node --import tsx src/server/main.ts` (no build), ready once /api/health answers. */
-async function startNode(env: Record<string, string>): Promise<Node> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr?.on('data', (chunk) => output.push(String(chunk)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`node exited (${child.exitCode}):\n${output.join('')}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`node did not start:\n${output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url, child, output };
-}
-
-function kill(node: Node | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (!node || node.child.exitCode !== null || node.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    node.child.once('exit', () => resolve());
-    node.child.kill(signal);
-  });
-}
-
-const asApp = (node: Node) => ({ url: node.url }) as TestApp;
+type Node = NodeProcess;
+const asApp = asTestApp;
+const kill = stopNodeProcess;
 
 /** A user registered through the wizard on `api`, with a profile (a 30-year-old in Madrid). */
 async function userWithProfile(api: Api, name: string) {
@@ -76,8 +32,8 @@ describe.runIf(isScaled)('two server processes on PostgreSQL and Redis', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   let node1: Node | undefined;
   let node2: Node | undefined;
-  // Shared by both processes, as a shared photo volume would be (VAPID keys are generated here too).
-  const dataDir = `/tmp/entreno-two-processes-${randomBytes(4).toString('hex')}`;
+  // One DATA_DIR each: nothing the nodes share may live there (secrets and photos are in the database).
+  const dataDirs = [1, 2].map((n) => `/tmp/entreno-two-processes-${randomBytes(4).toString('hex')}-${n}`);
 
   beforeAll(async () => {
     database = await createScratchDatabase(process.env.DATABASE_URL as string);
@@ -87,22 +43,97 @@ describe.runIf(isScaled)('two server processes on PostgreSQL and Redis', () => {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL as string,
       REDIS_KEY_PREFIX: `entreno-test:${randomBytes(6).toString('hex')}:`,
-      TOKEN_SECRET: randomBytes(32).toString('hex'),
       DEMO_DATA: '0',
-      DATA_DIR: dataDir,
     };
-    // Both start at once: the migrations' advisory lock lets one migrate while the other waits.
-    const started = await Promise.allSettled([startNode(env), startNode(env)]);
-    node1 = started[0].status === 'fulfilled' ? started[0].value : undefined;
-    node2 = started[1].status === 'fulfilled' ? started[1].value : undefined;
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    // Both start at once: the migrations' advisory lock lets one migrate while the other waits, and
+    // both race to generate the token secret and the VAPID keys (the first insert wins).
+    const [first, second] = await Promise.allSettled([
+      startNodeProcess({ ...env, DATA_DIR: dataDirs[0] as string }),
+      startNodeProcess({ ...env, DATA_DIR: dataDirs[1] as string }),
+    ]);
+    node1 = first.status === 'fulfilled' ? first.value : undefined;
+    node2 = second.status === 'fulfilled' ? second.value : undefined;
+    for (const outcome of [first, second]) if (outcome.status === 'rejected') throw outcome.reason;
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all([kill(node1), kill(node2)]);
     await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
+
+  it('with only DATABASE_URL and REDIS_URL, both sign alike and publish one VAPID key, generated once', async () => {
+    const api1 = createApi(asApp(node1 as Node));
+    const api2 = createApi(asApp(node2 as Node));
+    const account = await api1.registerUser();
+    const { token } = await api1.login(account.email);
+    expect((await api2.get('/auth/validate-session', token)).status).toBe(200);
+    const other = await api2.login(account.email);
+    expect((await api1.get('/auth/validate-session', other.token)).status).toBe(200);
+
+    const key1 = (await api1.get('/push/public-key')).body.publicKey;
+    const key2 = (await api2.get('/push/public-key')).body.publicKey;
+    expect(key1).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    expect(key2).toBe(key1);
+
+    const client = new pg.Client({ connectionString: database?.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('select name from server_secrets order by name');
+      expect(rows.map((row) => row.name)).toEqual(['token-secret', 'vapid-keys']);
+    } finally {
+      await client.end();
+    }
+    for (const dataDir of dataDirs) {
+      expect(existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'vapid.json'))).toBe(false);
+    }
+  });
+
+  it('a photo uploaded through one node is served by the other; deletions remove the bytes everywhere', async () => {
+    const api1 = createDiscoveryApi(asApp(node1 as Node));
+    const api2 = createDiscoveryApi(asApp(node2 as Node));
+    const user = await userWithProfile(api1, 'Paula');
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#884422' } })
+      .png()
+      .toBuffer();
+    const upload = await api1.upload(user.userId, [{ data: photo }, { data: photo }], user.token);
+    expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+    const [first, second] = upload.body.photoKeys as string[];
+    const served = await fetch(`${(node2 as Node).url}/${first}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).format).toBe('webp');
+
+    const deleted = await api2.call(
+      'DELETE',
+      `/profiles/${user.userId}/photos/${encodeURIComponent(first as string)}`,
+      {
+        token: user.token,
+      },
+    );
+    expect(deleted.body).toEqual({ success: true, photoKeys: [second] });
+    for (const key of [first as string, (first as string).replace('.webp', '.thumb.webp')]) {
+      expect((await fetch(`${(node1 as Node).url}/${key}`)).status).toBe(404);
+    }
+    expect((await fetch(`${(node1 as Node).url}/${second}`)).status).toBe(200);
+
+    // Deleting the account through node 2 removes the remaining bytes for node 1 too.
+    const gone = await api2.call('DELETE', '/account', { body: { password: GOOD_PASSWORD }, token: user.token });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    await eventually(async () => (await fetch(`${(node1 as Node).url}/${second}`)).status === 404);
+    const client = new pg.Client({ connectionString: database?.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('select count(*)::int as n from photo_blobs where key like $1', [
+        `photos/${user.userId}/%`,
+      ]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
 
   it('a message, typing, receipts, a notification and unread counts cross processes', async () => {
     const api1 = createApi(asApp(node1 as Node));

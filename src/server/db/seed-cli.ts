@@ -1,10 +1,9 @@
 /**
  * `npm run seed [count]`: fills the configured database (DATABASE_URL, or PGlite in DATA_DIR)
- * with demo users and profiles, their photos going to DATA_DIR/photos. Refused in production.
+ * with demo users and profiles, their photos going to the configured photo store. Refused in production.
  */
-import path from 'node:path';
 import { loadConfig } from '../config.ts';
-import { createFilesystemPhotoStore } from '../features/photos/photo-store.ts';
+import { choosePhotoStore } from '../features/photos/choose-photo-store.ts';
 import { openDatabase } from './client.ts';
 import { DEFAULT_DEMO_COUNT, seedDemoData } from './seed.ts';
 
@@ -22,7 +21,7 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 try {
   const started = Date.now();
   const report = await seedDemoData(database.db, {
-    photoStore: createFilesystemPhotoStore(path.join(config.dataDir, 'photos')),
+    photoStore: choosePhotoStore(database.db, config),
     count,
   });
   console.log(`${report} (${Date.now() - started} ms)`);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'socket.io';
 import type { Clock } from '../clock.ts';
@@ -12,10 +11,11 @@ import { createRecommendationService } from './discovery/recommendation-service.
 import { createGymRepository } from './gyms/gym-repository.ts';
 import { gymRoutes } from './gyms/gym-routes.ts';
 import { createGymService } from './gyms/gym-service.ts';
+import { choosePhotoStore } from './photos/choose-photo-store.ts';
 import { processPhoto } from './photos/photo-processor.ts';
 import { photoFileRoutes, photoRoutes } from './photos/photo-routes.ts';
 import { createPhotoService } from './photos/photo-service.ts';
-import { createFilesystemPhotoStore, createMemoryPhotoStore, type PhotoStore } from './photos/photo-store.ts';
+import type { PhotoStore } from './photos/photo-store.ts';
 import { createProfileRepository } from './profiles/profile-repository.ts';
 import { profileRoutes } from './profiles/profile-routes.ts';
 import { createProfileService } from './profiles/profile-service.ts';
@@ -66,11 +66,7 @@ function alsoTell(first: MatchEvents, second: MatchEvents | undefined): MatchEve
 export async function registerDiscoveryFeatures(http: FastifyInstance, deps: DiscoveryFeaturesDeps) {
   const { db, config, clock, limiter } = deps;
   const logger = http.log;
-  const photoStore =
-    deps.photoStore ??
-    (config.inMemoryDatabase && !config.databaseUrl
-      ? createMemoryPhotoStore()
-      : createFilesystemPhotoStore(path.join(config.dataDir, 'photos')));
+  const photoStore = deps.photoStore ?? choosePhotoStore(db, config);
 
   const profileRepository = createProfileRepository(db);
   const gyms = createGymService({ gyms: createGymRepository(db) });

@@ -9,3 +9,4 @@ export * from './users.ts';
 export * from './notifications.ts';
 export * from './chat.ts';
 export * from './safety.ts';
+export * from './operations.ts';

@@ -5,6 +5,7 @@ import { MAX_PHOTO_BYTES, MAX_PHOTOS } from '#shared/profile/options';
 import { badRequest } from '../../errors.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { type PhotoService, photoTooLarge } from './photo-service.ts';
+import { photoEtag } from './photo-store.ts';
 
 const M = DISCOVERY_MESSAGES;
 
@@ -80,15 +81,18 @@ export async function photoRoutes(app: FastifyInstance, options: { photos: Photo
  */
 export async function photoFileRoutes(app: FastifyInstance, options: { photos: PhotoService }) {
   app.get<{ Params: { userId: string; file: string } }>('/photos/:userId/:file', async (request, reply) => {
-    const data = await options.photos.read(`photos/${request.params.userId}/${request.params.file}`);
+    const key = `photos/${request.params.userId}/${request.params.file}`;
+    const data = await options.photos.read(key);
     if (!data) {
       return reply.status(404).header('cache-control', 'no-store').send({ success: false, message: M.photoNotFound });
     }
-    return reply
-      .header('content-type', 'image/webp')
+    const etag = photoEtag(key);
+    reply
+      .header('etag', etag)
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
-      .header('cross-origin-resource-policy', 'same-origin')
-      .send(data);
+      .header('cross-origin-resource-policy', 'same-origin');
+    if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) return reply.status(304).send();
+    return reply.header('content-type', 'image/webp').send(data);
   });
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
  * again here, so no key can reach outside the store.
  */
 export interface PhotoStore {
-  readonly kind: 'filesystem' | 'memory';
+  readonly kind: 'filesystem' | 'database' | 'memory';
   put(key: string, data: Buffer): Promise<void>;
   /** The bytes, or undefined when there is no such photo. */
   get(key: string): Promise<Buffer | undefined>;
@@ -22,6 +22,15 @@ export const PHOTO_KEY_PATTERN =
 
 export function isStoredPhotoKey(key: string): boolean {
   return PHOTO_KEY_PATTERN.test(key);
+}
+
+/**
+ * A strong ETag for a stored photo: its key's random part. Keys are immutable (a new photo gets a
+ * new key), so the key identifies the bytes as well as a hash of them would.
+ */
+export function photoEtag(key: string): string {
+  const file = key.slice(key.lastIndexOf('/') + 1);
+  return `"${file.replace(/\.webp$/, '')}"`;
 }
 
 /** The key of a photo's small variant (400 px), stored next to it. */

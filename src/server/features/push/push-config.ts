@@ -15,7 +15,7 @@ export const DEFAULT_PUSH_ENDPOINT_ALLOWLIST = [
 export type VapidKeys = { publicKey: string; privateKey: string };
 
 export type PushConfig = {
-  /** From VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY; absent: generated once and kept in DATA_DIR/vapid.json. */
+  /** From VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY; absent: generated once into the shared database or DATA_DIR/vapid.json. */
   vapidKeys: VapidKeys | undefined;
   /** The `sub` of the VAPID token: a mailto: or https: address push services can reach us at. */
   vapidSubject: string;
@@ -60,9 +60,6 @@ export function resolvePushConfig(
   const publicKey = parsed?.VAPID_PUBLIC_KEY;
   const privateKey = parsed?.VAPID_PRIVATE_KEY;
   if (!!publicKey !== !!privateKey) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither');
-  if (context.isProduction && !(publicKey && privateKey)) {
-    problems.push('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: required when NODE_ENV=production, so every node signs alike');
-  }
   if (context.isProduction && !parsed?.VAPID_SUBJECT) {
     problems.push('VAPID_SUBJECT: required when NODE_ENV=production (mailto: or https: contact)');
   }

@@ -1,22 +1,39 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import webpush from 'web-push';
+import type { SharedSecretStore } from '../../secrets-repository.ts';
 import type { PushConfig, VapidKeys } from './push-config.ts';
 
 export const VAPID_FILE = 'vapid.json';
+/** The row of `server_secrets` holding the generated pair, as JSON. */
+export const VAPID_SECRET_NAME = 'vapid-keys';
 
 /**
- * The VAPID key pair: from configuration when set (scaled deployments, production); otherwise
- * generated once and kept in DATA_DIR/vapid.json (mode 0600), so subscriptions survive restarts.
- * In-memory databases (tests) get a throwaway pair.
+ * The VAPID key pair, first match wins: VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY; the shared database
+ * (generated once by whichever node starts first, so every node signs alike); a throwaway pair
+ * for in-memory test databases; DATA_DIR/vapid.json (mode 0600) in embedded mode, so
+ * subscriptions survive restarts.
  */
 export async function resolveVapidKeys(
   config: PushConfig,
-  storage: { dataDir: string; inMemory: boolean },
+  storage: { dataDir: string; inMemory: boolean; shared?: SharedSecretStore | undefined },
 ): Promise<VapidKeys> {
   if (config.vapidKeys) return config.vapidKeys;
+  if (storage.shared) {
+    const stored = await storage.shared.getOrCreate(VAPID_SECRET_NAME, () =>
+      JSON.stringify(webpush.generateVAPIDKeys()),
+    );
+    const keys = parseKeys(stored);
+    if (!keys) throw new Error(`server_secrets: ${VAPID_SECRET_NAME} holds no usable VAPID keys`);
+    return keys;
+  }
   if (storage.inMemory) return webpush.generateVAPIDKeys();
   return loadOrCreateVapidKeys(storage.dataDir);
+}
+
+/** The pair kept in DATA_DIR/vapid.json, if any (the move to a shared database copies it). */
+export async function readVapidKeyFile(dataDir: string): Promise<VapidKeys | undefined> {
+  return readKeys(path.join(dataDir, VAPID_FILE));
 }
 
 export async function loadOrCreateVapidKeys(dataDir: string): Promise<VapidKeys> {
@@ -45,11 +62,15 @@ async function readKeys(file: string): Promise<VapidKeys | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  const keys = parseKeys(text);
+  if (!keys) throw new Error(`${file}: publicKey or privateKey is missing or malformed`);
+  return keys;
+}
+
+function parseKeys(text: string): VapidKeys | undefined {
   const parsed = JSON.parse(text) as Partial<VapidKeys>;
   const isKey = (value: unknown, bytes: number) =>
     typeof value === 'string' && Buffer.from(value, 'base64url').length === bytes;
-  if (!isKey(parsed.publicKey, 65) || !isKey(parsed.privateKey, 32)) {
-    throw new Error(`${file}: publicKey or privateKey is missing or malformed`);
-  }
+  if (!isKey(parsed.publicKey, 65) || !isKey(parsed.privateKey, 32)) return undefined;
   return { publicKey: parsed.publicKey as string, privateKey: parsed.privateKey as string };
 }

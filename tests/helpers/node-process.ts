@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { TestApp } from './test-app.ts';
+
+/** A server started as its own process, as an operator starts one. */
+export type NodeProcess = { url: string; port: number; child: ChildProcess; output: string[] };
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** `node --import tsx src/server/main.ts`: the sources, no build needed. */
+export const FROM_SOURCES = ['--import', 'tsx', 'src/server/main.ts'];
+/** `node dist/server/main.js`: the built bundle, what the Dockerfile runs. */
+export const FROM_BUILD = ['dist/server/main.js'];
+
+/** Starts a node with `env` on a free loopback port; resolves once `readyPath` answers 200. */
+export async function startNodeProcess(
+  env: Record<string, string>,
+  options: { args?: string[]; readyPath?: string; port?: number } = {},
+): Promise<NodeProcess> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, options.args ?? FROM_SOURCES, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`node exited (${child.exitCode}):\n${output.join('')}`);
+    try {
+      const response = await fetch(`${url}${options.readyPath ?? '/api/health'}`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`node did not start:\n${output.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, port, child, output };
+}
+
+/** Whether the process has ended. */
+export const hasExited = (node: NodeProcess) => node.child.exitCode !== null || node.child.signalCode !== null;
+
+/** Sends `signal` and resolves with the exit code (null after a signal) once the process has ended. */
+export function stopNodeProcess(
+  node: NodeProcess | undefined,
+  signal: NodeJS.Signals = 'SIGKILL',
+): Promise<number | null> {
+  if (!node) return Promise.resolve(null);
+  if (hasExited(node)) return Promise.resolve(node.child.exitCode);
+  return new Promise((resolve) => {
+    node.child.once('exit', (code) => resolve(code));
+    node.child.kill(signal);
+  });
+}
+
+/** What the API helpers need from a node: its base URL. */
+export const asTestApp = (node: NodeProcess) => ({ url: node.url }) as TestApp;
