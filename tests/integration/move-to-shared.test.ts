@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/client.ts';
-import { createDatabasePhotoStore } from '../../src/server/features/photos/database-photo-store.ts';
+import { createPhotoBlobRepository } from '../../src/server/features/photos/photo-blob-repository.ts';
 import { createFilesystemPhotoStore, newPhotoKey, thumbnailKey } from '../../src/server/features/photos/photo-store.ts';
 import { loadOrCreateVapidKeys } from '../../src/server/features/push/vapid-keys.ts';
 import { loadOrCreateTokenSecret } from '../../src/server/secrets.ts';
@@ -61,7 +61,7 @@ describe.runIf(isPostgres)('moving an embedded install to the shared database', 
 
     const handle = await openDatabase({ databaseUrl: database.url, dataDir, inMemory: false });
     try {
-      const shared = createDatabasePhotoStore(handle.db);
+      const shared = createPhotoBlobRepository(handle.db);
       for (const [key, data] of photos) expect((await shared.get(key))?.equals(data), key).toBe(true);
     } finally {
       await handle.close();

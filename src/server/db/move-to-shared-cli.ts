@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { copyPhotoFiles } from '../features/photos/copy-photo-files.ts';
-import { createDatabasePhotoStore } from '../features/photos/database-photo-store.ts';
+import { createPhotoBlobRepository } from '../features/photos/photo-blob-repository.ts';
 import { readVapidKeyFile, VAPID_SECRET_NAME } from '../features/push/vapid-keys.ts';
 import { readTokenSecretFile, TOKEN_SECRET_NAME } from '../secrets.ts';
 import { createDatabaseSecretStore, type SharedSecretStore } from '../secrets-repository.ts';
@@ -47,7 +47,7 @@ try {
   const vapid = await readVapidKeyFile(dataDir);
   console.log(await copySecret(secrets, TOKEN_SECRET_NAME, await readTokenSecretFile(dataDir)));
   console.log(await copySecret(secrets, VAPID_SECRET_NAME, vapid && JSON.stringify(vapid)));
-  const report = await copyPhotoFiles(path.join(dataDir, 'photos'), createDatabasePhotoStore(database.db));
+  const report = await copyPhotoFiles(path.join(dataDir, 'photos'), createPhotoBlobRepository(database.db));
   console.log(`photos: ${report.copied} files in the shared database`);
   if (report.ignored.length > 0) console.log(`ignored (not photo files): ${report.ignored.join(', ')}`);
 } finally {

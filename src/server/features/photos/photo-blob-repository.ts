@@ -7,7 +7,7 @@ import { isStoredPhotoKey, type PhotoStore } from './photo-store.ts';
  * Photos in PostgreSQL (`photo_blobs`), so every node reads what any node stored (scaled mode,
  * docs/decisions/0024). A key never changes content: a second put of the same key keeps the first.
  */
-export function createDatabasePhotoStore(db: Database): PhotoStore {
+export function createPhotoBlobRepository(db: Database): PhotoStore {
   return {
     kind: 'database',
     async put(key, data) {
