@@ -321,3 +321,64 @@ describe('profiles (spec 001 §3, §5, §7; QUALITY 8, 9, 12)', () => {
     );
   });
 });
+
+const healthOf = (body: Record<string, unknown>) => (body.profile as { health?: unknown }).health;
+
+describe('who sees health data (issue #20, docs/decisions/0030)', () => {
+  let app: TestApp;
+  let api: DiscoveryApi;
+
+  beforeAll(async () => {
+    app = await startTestApp({});
+    api = createDiscoveryApi(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('keeps injuries and diet for the owner and their matches; height and weight only when entered', async () => {
+    const owner = await api.userWithProfile(
+      { health: { injuries: ['Lesión de rodilla'], dietaryPreferences: ['Vegano'], height: 168 } },
+      'Lucía',
+    );
+    const stranger = await api.userWithProfile({}, 'Marcos');
+    const partner = await api.userWithProfile({}, 'Irene');
+
+    const own = await api.get(`/profiles/${owner.userId}`, owner.token);
+    expect(healthOf(own.body)).toEqual({
+      injuries: ['Lesión de rodilla'],
+      dietaryPreferences: ['Vegano'],
+      height: 168,
+      weight: null,
+    });
+
+    // Not matched: the deck and a profile read show the height only.
+    const seen = await api.get(`/profiles/${owner.userId}`, stranger.token);
+    expect(healthOf(seen.body)).toEqual({ height: 168, weight: null });
+    const deck = await api.get(`/profiles/${stranger.userId}/recommended`, stranger.token);
+    const card = (deck.body.profiles as Array<{ userId: string; health: unknown }>).find(
+      (profile) => profile.userId === owner.userId,
+    );
+    expect(card?.health ?? null).not.toHaveProperty('injuries');
+    expect(JSON.stringify(deck.body)).not.toContain('Lesión de rodilla');
+
+    // Matched: the full health block.
+    for (const [from, to] of [
+      [owner, partner],
+      [partner, owner],
+    ] as const) {
+      const swiped = await api.post(
+        `/swipes/users/${from.userId}/swipe`,
+        { target_user_id: to.userId, action: 'like' },
+        from.token,
+      );
+      expect(swiped.status).toBe(200);
+    }
+    const matched = await api.get(`/profiles/${owner.userId}`, partner.token);
+    expect(healthOf(matched.body)).toMatchObject({ injuries: ['Lesión de rodilla'], dietaryPreferences: ['Vegano'] });
+
+    // Nothing entered: no health block at all for others.
+    const plain = await api.get(`/profiles/${stranger.userId}`, owner.token);
+    expect(healthOf(plain.body) ?? null).toBeNull();
+  });
+});

@@ -30,6 +30,8 @@ export type StoredNotification = Notification & { id: string };
 export type StoredDeckProfile = PublicProfile & { position: number };
 export type StoredOwnProfile = OwnProfile;
 export type MetaRow = { key: string; value: string };
+/** A photo picked in the unfinished profile wizard, kept so a reload or an evicted tab keeps it. */
+export type StoredWizardPhoto = { position: number; blob: Blob; name: string; type: string };
 
 export type OutboxKind = 'message' | 'swipe' | 'markRead' | 'notification';
 export type OutboxStatus = 'pending' | 'failed';
@@ -61,6 +63,7 @@ export type LocalDb = Dexie & {
   ownProfile: EntityTable<StoredOwnProfile, 'userId'>;
   meta: EntityTable<MetaRow, 'key'>;
   outbox: EntityTable<OutboxItem, 'id'>;
+  wizardPhotos: EntityTable<StoredWizardPhoto, 'position'>;
 };
 
 export function localDbName(userId: string): string {
@@ -80,6 +83,8 @@ export function openLocalDb(userId: string): LocalDb {
     meta: 'key',
     outbox: '++id, clientId, [scope+id], status, kind',
   });
+  // Issue #20: the profile wizard's picked photos (its fields and step are a `meta` row).
+  db.version(2).stores({ wizardPhotos: 'position' });
   return db;
 }
 

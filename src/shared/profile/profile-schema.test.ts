@@ -71,10 +71,11 @@ describe('profile create request (POST /api/profiles)', () => {
     expect(result.preferences).toEqual({ gender_preference: 'both', age_range: { min: 18, max: 99 }, distance: 50 });
     expect(result.photos).toEqual([]);
     expect(result.health).toBeUndefined();
+    // Body data is never made up (issue #20): absent height and weight are none, not 170 / 70.
     expect(v.parse(createSchema, withField('health', {})).health).toEqual({
       injuries: [],
-      height: 170,
-      weight: 70,
+      height: null,
+      weight: null,
       dietaryPreferences: [],
     });
   });

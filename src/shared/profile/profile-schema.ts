@@ -21,9 +21,7 @@ import {
   DEFAULT_DISTANCE_KM,
   DEFAULT_FREQUENCY_DAYS,
   DEFAULT_GENDER_PREFERENCE,
-  DEFAULT_HEIGHT_CM,
   DEFAULT_MEMBERSHIP_TYPE,
-  DEFAULT_WEIGHT_KG,
   DIETARY_PREFERENCES,
   DISTANCE_MAX_KM,
   DISTANCE_MIN_KM,
@@ -403,8 +401,10 @@ export const TrainingSchema = v.strictObject(
 export const HealthSchema = v.strictObject(
   {
     injuries: v.optional(optionList(INJURIES, M.injuryInvalid), []),
-    height: v.optional(numberBetween(HEIGHT_MIN_CM, HEIGHT_MAX_CM, M.height), DEFAULT_HEIGHT_CM),
-    weight: v.optional(numberBetween(WEIGHT_MIN_KG, WEIGHT_MAX_KG, M.weight), DEFAULT_WEIGHT_KG),
+    // Body data is the person's own only when they enter it: null (none) unless given (issue #20,
+    // docs/decisions/0030); the spec's 170 cm / 70 kg are the fields' placeholders, never saved.
+    height: v.optional(v.nullable(numberBetween(HEIGHT_MIN_CM, HEIGHT_MAX_CM, M.height)), null),
+    weight: v.optional(v.nullable(numberBetween(WEIGHT_MIN_KG, WEIGHT_MAX_KG, M.weight)), null),
     dietaryPreferences: v.optional(optionList(DIETARY_PREFERENCES, M.dietaryPreferenceInvalid), []),
   },
   objectMessage(M.health),
@@ -577,11 +577,15 @@ const TrainingViewSchema = v.object({
   availability: knownValues(AVAILABILITY_SLOTS),
 });
 
+/**
+ * Health as shown: height and weight only when entered; injuries and diet only to the owner and
+ * to the people they matched with (absent otherwise: docs/decisions/0030).
+ */
 const HealthViewSchema = v.object({
-  injuries: knownValues(INJURIES),
-  height: v.number(),
-  weight: v.number(),
-  dietaryPreferences: knownValues(DIETARY_PREFERENCES),
+  injuries: v.optional(knownValues(INJURIES)),
+  height: v.optional(v.nullable(v.number()), null),
+  weight: v.optional(v.nullable(v.number()), null),
+  dietaryPreferences: v.optional(knownValues(DIETARY_PREFERENCES)),
 });
 
 const StatsViewSchema = v.object({

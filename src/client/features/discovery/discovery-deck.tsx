@@ -4,11 +4,12 @@ import type { SwipeAction } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
-import { AlertCircleIcon, CloseIcon, HeartIcon, SettingsIcon, UsersIcon, ZapIcon } from '../../ui/icons.tsx';
+import { AlertCircleIcon, SettingsIcon, UsersIcon } from '../../ui/icons.tsx';
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { type DeckMatch, deckStore } from './deck-store.ts';
 import type { SearchPreferences } from './discovery-api.ts';
+import { DecisionButtons } from './decision-buttons.tsx';
 import { MatchModal } from './match-modal.tsx';
 import { PreferencesDialog } from './preferences-dialog.tsx';
 import { ProfileCard, ProfileCardSkeleton } from './profile-card.tsx';
@@ -22,11 +23,6 @@ const EXIT_MS = 280;
 function prefersReducedMotion(): boolean {
   return typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 }
-
-const ACTION_BUTTON =
-  'grid place-items-center rounded-full bg-white shadow-lg ring-1 ring-stone-900/8 transition duration-150 ' +
-  'enabled:hover:scale-105 enabled:active:scale-95 disabled:opacity-50 motion-reduce:transition-none motion-reduce:enabled:hover:scale-100 ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:bg-stone-900 dark:ring-white/10 dark:focus-visible:outline-brand-400';
 
 function StatePanel({ icon, title, children }: { icon: React.ReactNode; title: string; children?: React.ReactNode }) {
   return (
@@ -42,51 +38,6 @@ function StatePanel({ icon, title, children }: { icon: React.ReactNode; title: s
 
 const DECK_COLUMN = 'mx-auto flex w-full max-w-md flex-col gap-3 sm:gap-4';
 const CARD_AREA = 'relative h-[max(22rem,calc(100dvh-20.5rem))] max-h-[40rem] lg:h-[min(40rem,calc(100dvh-12rem))]';
-
-function ActionButtons({
-  isEnabled,
-  isHidden,
-  onAct,
-}: {
-  isEnabled: boolean;
-  isHidden: boolean;
-  onAct: (action: SwipeAction) => void;
-}) {
-  return (
-    <div className={cx('flex items-center justify-center gap-5 pb-1', isHidden && 'invisible')}>
-      <button
-        type="button"
-        aria-label="Rechazar"
-        title="Rechazar"
-        disabled={!isEnabled}
-        onClick={() => onAct('dislike')}
-        className={cx(ACTION_BUTTON, 'size-16 text-rose-600 dark:text-rose-400')}
-      >
-        <CloseIcon className="size-8" strokeWidth={2.5} />
-      </button>
-      <button
-        type="button"
-        aria-label="Super Entreno"
-        title="Super Entreno"
-        disabled={!isEnabled}
-        onClick={() => onAct('superlike')}
-        className={cx(ACTION_BUTTON, 'size-13 text-amber-600 dark:text-amber-400')}
-      >
-        <ZapIcon className="size-6 fill-current" />
-      </button>
-      <button
-        type="button"
-        aria-label="Entreno"
-        title="Entreno"
-        disabled={!isEnabled}
-        onClick={() => onAct('like')}
-        className={cx(ACTION_BUTTON, 'size-16 text-emerald-600 dark:text-emerald-400')}
-      >
-        <HeartIcon className="size-8 fill-current" />
-      </button>
-    </div>
-  );
-}
 
 function DeckHeader({ onPreferences }: { onPreferences?: () => void }) {
   return (
@@ -127,7 +78,7 @@ export function DiscoveryDeckSkeleton() {
       <div className={CARD_AREA}>
         <LoadingCard />
       </div>
-      <ActionButtons isEnabled={false} isHidden={false} onAct={() => undefined} />
+      <DecisionButtons isEnabled={false} onDecide={() => undefined} />
     </div>
   );
 }
@@ -233,14 +184,18 @@ export function DiscoveryDeck({
           />
         )}
       </div>
-      <ActionButtons
+      <DecisionButtons
         isEnabled={isReady && exiting === null}
         isHidden={snap.deck.status === 'empty' || snap.deck.status === 'error'}
-        onAct={(action) => act(action)}
+        onDecide={(action) => act(action)}
       />
       <ProfileModal
         profile={openProfile}
         onClose={() => setOpenProfile(null)}
+        onDecide={(action) => {
+          setOpenProfile(null);
+          act(action);
+        }}
         renderActions={renderProfileActions && ((profile) => renderProfileActions(profile, () => setOpenProfile(null)))}
       />
       <PhotoViewer

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import type { SwipeAction } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
 import { Dialog } from '../../ui/dialog.tsx';
@@ -6,6 +7,7 @@ import { AlertCircleIcon, MapPinIcon, ShieldCheckIcon, SparklesIcon } from '../.
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
 import { SafeImage } from '../../ui/safe-image.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
+import { DecisionButtons } from './decision-buttons.tsx';
 import { fetchPublicProfile } from './discovery-api.ts';
 import { labels, socialLinks } from './profile-text.ts';
 
@@ -56,6 +58,16 @@ function Labelled({ label, items }: { label: string; items: readonly string[] })
       <p className="text-xs text-stone-600 dark:text-stone-400">{label}</p>
       <Chips items={items} />
     </div>
+  );
+}
+
+/** Height and weight appear only when entered, injuries and diet only to matches (docs/decisions/0030). */
+function hasHealth(health: NonNullable<PublicProfile['health']>): boolean {
+  return (
+    health.height != null ||
+    health.weight != null ||
+    (health.injuries?.length ?? 0) > 0 ||
+    (health.dietaryPreferences?.length ?? 0) > 0
   );
 }
 
@@ -149,16 +161,16 @@ export function ProfileDetails({ profile }: { profile: PublicProfile }) {
           <Labelled label="Horario" items={gym.trainingSchedule} />
         </Block>
       )}
-      {health && (
+      {health && hasHealth(health) && (
         <Block title="Salud">
           <Facts
             rows={[
-              ['Altura', `${health.height} cm`],
-              ['Peso', `${health.weight} kg`],
+              ['Altura', health.height == null ? null : `${health.height} cm`],
+              ['Peso', health.weight == null ? null : `${health.weight} kg`],
             ]}
           />
-          <Labelled label="Lesiones" items={health.injuries} />
-          <Labelled label="Alimentación" items={health.dietaryPreferences} />
+          <Labelled label="Lesiones" items={health.injuries ?? []} />
+          <Labelled label="Alimentación" items={health.dietaryPreferences ?? []} />
         </Block>
       )}
       {stats && (
@@ -225,19 +237,25 @@ function ProfileActions({ profile, render }: { profile: PublicProfile; render?: 
   return <div className="mt-3 border-t border-stone-200 pt-3 dark:border-stone-800">{render(profile)}</div>;
 }
 
-/** The full profile modal for a profile already loaded (the deck). */
+/** The full profile modal for a profile already loaded (the deck), with the deck's three decisions. */
 export function ProfileModal({
   profile,
   onClose,
+  onDecide,
   renderActions,
 }: {
   profile: PublicProfile | null;
   onClose: () => void;
+  /** Rechazar / Super Entreno / Entreno from inside the profile (issue #20): closes it and acts. */
+  onDecide?: (action: SwipeAction) => void;
   renderActions?: RenderProfileActions;
 }) {
   return (
     <Dialog open={profile !== null} onClose={onClose} title={profile ? modalTitle(profile) : ''} size="lg">
       {profile && <ProfileDetails profile={profile} />}
+      {profile && onDecide && (
+        <DecisionButtons onDecide={onDecide} className="mt-3 border-t border-stone-200 pt-4 dark:border-stone-800" />
+      )}
       {profile && <ProfileActions profile={profile} render={renderActions} />}
     </Dialog>
   );

@@ -6,7 +6,13 @@ import { AlertCircleIcon } from '../../ui/icons.tsx';
 export function FieldError({ id, message }: { id?: string; message: string | undefined }) {
   if (!message) return null;
   return (
-    <p id={id} className="flex items-start gap-1.5 text-sm font-medium text-red-700 dark:text-red-400">
+    // Focusable, so a refused "Siguiente" or "Guardar perfil" can take the person to it (issue #20).
+    <p
+      id={id}
+      tabIndex={-1}
+      data-field-error
+      className="flex scroll-mt-24 items-start gap-1.5 text-sm font-medium text-red-700 outline-none dark:text-red-400"
+    >
       <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
       <span>{message}</span>
     </p>

@@ -9,9 +9,7 @@ import {
   DEFAULT_DISTANCE_KM,
   DEFAULT_FREQUENCY_DAYS,
   DEFAULT_GENDER_PREFERENCE,
-  DEFAULT_HEIGHT_CM,
   DEFAULT_MEMBERSHIP_TYPE,
-  DEFAULT_WEIGHT_KG,
   type ExperienceLevel,
   type Gender,
   type GenderPreference,
@@ -46,12 +44,15 @@ export type ProfileDraft = {
     socialPreference: SocialPreference | null;
     availability: string[];
   };
+  /** Height and weight NaN while empty (the number fields' convention): saved as null, not 170/70. */
   health: { injuries: string[]; height: number; weight: number; dietaryPreferences: string[] };
   preferences: {
     gender_preference: GenderPreference;
     age_range: { min: number; max: number };
     distance: number;
   };
+  /** The profile's town, from the gym picked in the suggestions (empty when typed by hand). */
+  city: string;
   /** The social links as typed (a handle, "@handle" or the profile's address); "" is none. */
   social: { instagram: string; spotify: string; strava: string };
 };
@@ -76,13 +77,14 @@ export function emptyDraft(): ProfileDraft {
       socialPreference: null,
       availability: [],
     },
-    health: { injuries: [], height: DEFAULT_HEIGHT_CM, weight: DEFAULT_WEIGHT_KG, dietaryPreferences: [] },
+    health: { injuries: [], height: Number.NaN, weight: Number.NaN, dietaryPreferences: [] },
     preferences: {
       gender_preference: DEFAULT_GENDER_PREFERENCE,
       age_range: { min: AGE_RANGE_MIN, max: AGE_RANGE_MAX },
       distance: DEFAULT_DISTANCE_KM,
     },
     social: { instagram: '', spotify: '', strava: '' },
+    city: '',
   };
 }
 
@@ -109,10 +111,10 @@ export function draftFromProfile(profile: OwnProfile): ProfileDraft {
     },
     health: profile.health
       ? {
-          injuries: [...profile.health.injuries],
-          height: profile.health.height,
-          weight: profile.health.weight,
-          dietaryPreferences: [...profile.health.dietaryPreferences],
+          injuries: [...(profile.health.injuries ?? [])],
+          height: profile.health.height ?? Number.NaN,
+          weight: profile.health.weight ?? Number.NaN,
+          dietaryPreferences: [...(profile.health.dietaryPreferences ?? [])],
         }
       : base.health,
     preferences: {
@@ -125,6 +127,7 @@ export function draftFromProfile(profile: OwnProfile): ProfileDraft {
       spotify: profile.social?.spotify ?? '',
       strava: profile.social?.strava ?? '',
     },
+    city: profile.location.city ?? '',
   };
 }
 
@@ -148,9 +151,55 @@ function body(draft: ProfileDraft) {
       commitment_level: commitment_level ?? null,
       socialPreference: socialPreference ?? null,
     },
-    health: draft.health,
+    health: {
+      ...draft.health,
+      height: emptyAsNull(draft.health.height),
+      weight: emptyAsNull(draft.health.weight),
+    },
     preferences: draft.preferences,
     social: socialLinks(draft),
+  };
+}
+
+/** An empty number field (NaN) is "not given"; anything else is sent as typed, to be checked. */
+function emptyAsNull(value: number): number | null {
+  return value === null || Number.isNaN(value) ? null : value;
+}
+
+/**
+ * A draft kept on the device (JSON, so empty numbers came back as null), over today's empty draft:
+ * fields a newer version added get their defaults, a damaged one cannot break the wizard.
+ */
+export function draftFromStored(stored: unknown): ProfileDraft {
+  const base = emptyDraft();
+  if (typeof stored !== 'object' || stored === null) return base;
+  const value = stored as Partial<ProfileDraft>;
+  const section = <K extends 'gym' | 'training' | 'health' | 'preferences' | 'social'>(key: K): ProfileDraft[K] => {
+    const kept = value[key];
+    return (typeof kept === 'object' && kept !== null ? { ...base[key], ...kept } : base[key]) as ProfileDraft[K];
+  };
+  const text = (key: 'name' | 'lastName' | 'birthDate' | 'bio') =>
+    typeof value[key] === 'string' ? (value[key] as string) : base[key];
+  const health = section('health');
+  const preferences = section('preferences');
+  const training = section('training');
+  const number = (kept: unknown, fallback: number) => (typeof kept === 'number' ? kept : fallback);
+  return {
+    name: text('name'),
+    lastName: text('lastName'),
+    birthDate: text('birthDate'),
+    bio: text('bio'),
+    gender: typeof value.gender === 'string' ? value.gender : base.gender,
+    gym: section('gym'),
+    training: { ...training, frequency: number(training.frequency, Number.NaN) },
+    health: { ...health, height: number(health.height, Number.NaN), weight: number(health.weight, Number.NaN) },
+    preferences: {
+      ...preferences,
+      age_range: { ...base.preferences.age_range, ...preferences.age_range },
+      distance: number(preferences.distance, Number.NaN),
+    },
+    social: section('social'),
+    city: typeof value.city === 'string' ? value.city : '',
   };
 }
 
@@ -182,7 +231,8 @@ export function createRequest(
 ): ProfileCreateInput {
   const { social, ...rest } = body(draft);
   const hasSocial = Object.values(social).some(Boolean);
-  return { userId, ...rest, ...(hasSocial ? { social } : {}), location, photos } as ProfileCreateInput;
+  const place = draft.city.trim() ? { ...location, city: draft.city.trim() } : location;
+  return { userId, ...rest, ...(hasSocial ? { social } : {}), location: place, photos } as ProfileCreateInput;
 }
 
 /** Every field of the form, the emptied optional ones as null, so they are cleared on the server. */

@@ -39,9 +39,11 @@ import {
   WEIGHT_MAX_KG,
   WEIGHT_MIN_KG,
   WEEK_DAYS,
+  DEFAULT_HEIGHT_CM,
+  DEFAULT_WEIGHT_KG,
 } from '#shared/profile/options';
 import type { FieldErrors } from '#shared/profile/profile-schema';
-import { MapPinIcon } from '../../ui/icons.tsx';
+import { LockIcon, MapPinIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import {
@@ -173,7 +175,8 @@ function GymNameField({
   value: string;
   error?: string;
   origin: GymSearchOrigin;
-  onChange: (name: string) => void;
+  /** `city`: the picked club's town when it is near the person (their profile's city), else ''. */
+  onChange: (name: string, city: string) => void;
 }) {
   const [suggestions, setSuggestions] = useState<GymSuggestion[]>([]);
   const [isSearching, setIsSearching] = useState(false);
@@ -220,7 +223,7 @@ function GymNameField({
         onChange={(event) => {
           picked.current = null;
           setIsOpen(true);
-          onChange(event.target.value);
+          onChange(event.target.value, '');
         }}
         error={error}
         hint={`Escribe al menos ${GYM_SEARCH_MIN_CHARS} letras para ver sugerencias.`}
@@ -244,7 +247,8 @@ function GymNameField({
                 type="button"
                 onClick={() => {
                   picked.current = gym.name.slice(0, GYM_NAME_MAX);
-                  onChange(picked.current);
+                  const isNear = gym.distanceKm === undefined || gym.distanceKm <= GYM_CITY_MAX_KM;
+                  onChange(picked.current, isNear ? gym.city : '');
                   setSuggestions([]);
                   setIsOpen(false);
                 }}
@@ -271,6 +275,9 @@ function GymNameField({
   );
 }
 
+/** A club this close gives the profile its city (issue #20: matches said "Ubicación no disponible"). */
+const GYM_CITY_MAX_KM = 30;
+
 export function GymStep({
   draft,
   errors,
@@ -285,9 +292,10 @@ export function GymStep({
         value={draft.gym.name}
         error={errors['gym.name']}
         origin={gymSearchOrigin}
-        onChange={(name) =>
+        onChange={(name, city) =>
           onChange((d) => {
             d.gym.name = name;
+            d.city = city;
           })
         }
       />
@@ -325,9 +333,11 @@ function NumberField({
   max,
   error,
   suffix,
+  placeholder,
   onChange,
 }: {
   label: string;
+  placeholder?: string;
   value: number;
   min: number;
   max: number;
@@ -343,6 +353,7 @@ function NumberField({
       min={min}
       max={max}
       value={showNumber(value)}
+      placeholder={placeholder}
       onChange={(event) => onChange(readNumber(event.target.value))}
       error={error}
       prefix={suffix}
@@ -540,9 +551,13 @@ export function AdditionalStep({
       )}
       {photos}
       <SubSection title="Salud">
+        <p className="-mt-2 text-sm text-stone-600 dark:text-stone-400">
+          Todo opcional. Altura y peso solo aparecen en tu perfil si los escribes.
+        </p>
         <div className="grid grid-cols-2 gap-4">
           <NumberField
             label="Altura (cm)"
+            placeholder={`Ej. ${DEFAULT_HEIGHT_CM}`}
             value={h.height}
             min={HEIGHT_MIN_CM}
             max={HEIGHT_MAX_CM}
@@ -555,6 +570,7 @@ export function AdditionalStep({
           />
           <NumberField
             label="Peso (kg)"
+            placeholder={`Ej. ${DEFAULT_WEIGHT_KG}`}
             value={h.weight}
             min={WEIGHT_MIN_KG}
             max={WEIGHT_MAX_KG}
@@ -586,6 +602,17 @@ export function AdditionalStep({
             })
           }
         />
+        <p
+          id="health-visibility"
+          className="flex items-start gap-2 rounded-xl bg-white px-3 py-2.5 text-sm text-stone-700 ring-1 ring-stone-900/8 dark:bg-stone-900 dark:text-stone-300 dark:ring-white/10"
+        >
+          <LockIcon className="mt-0.5 size-4 shrink-0 text-stone-500 dark:text-stone-400" />
+          <span>
+            <strong className="font-semibold text-stone-900 dark:text-white">Quién lo ve:</strong> tus lesiones y tu
+            alimentación solo las verán las personas con las que hagas match (tus entrenamientos). Nunca aparecen en
+            Conectar.
+          </span>
+        </p>
       </SubSection>
       <SocialLinksSection draft={draft} errors={errors} onChange={onChange} />
     </div>

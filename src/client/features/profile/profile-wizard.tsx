@@ -1,8 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { OwnProfile } from '#shared/profile/profile-schema';
-import { signOut } from '../../services/session.ts';
+import { parseStoredUser, signOut } from '../../services/session.ts';
+import { tokenStorage } from '../../services/token-storage.ts';
 import { Button } from '../../ui/button.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
 import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon, ArrowLeftIcon, CheckIcon, ChevronRightIcon, LogInIcon } from '../../ui/icons.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
@@ -54,6 +56,15 @@ function WizardProgressBar({ step }: { step: number }) {
   );
 }
 
+/** After a refused step: the first field in error (or its message) scrolls into view and takes focus. */
+function focusFirstError(form: HTMLFormElement | null): boolean {
+  const target = form?.querySelector<HTMLElement>('[aria-invalid="true"], [data-field-error]');
+  if (!target) return false;
+  target.scrollIntoView({ block: 'center' });
+  target.focus({ preventScroll: true });
+  return true;
+}
+
 function savingLabel(phase: string, percent: number): string {
   if (phase === 'location') return 'Obteniendo ubicación...';
   if (phase === 'photos') return `Subiendo fotos... ${percent}%`;
@@ -69,6 +80,20 @@ export function ProfileWizard({ userId, onComplete }: { userId: string; onComple
   const save = snap.save;
   const isSaving = save.status === 'saving';
   const heading = useRef<HTMLDivElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // A refused "Siguiente" / "Guardar perfil" asks for the first error to take focus once rendered.
+  const [focusRequest, setFocusRequest] = useState(0);
+  const focusHandled = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the errors may render after the request; try again when they do
+  useEffect(() => {
+    if (focusRequest === focusHandled.current) return;
+    if (focusFirstError(form.current)) focusHandled.current = focusRequest;
+  }, [focusRequest, errors, snap.photoError]);
+
+  useEffect(() => {
+    const user = parseStoredUser(tokenStorage.readUser());
+    void wizardStore.start(userId, { name: user?.name, lastName: user?.lastName });
+  }, [userId]);
 
   useEffect(() => {
     if (save.status === 'done') {
@@ -111,14 +136,25 @@ export function ProfileWizard({ userId, onComplete }: { userId: string; onComple
         className="flex flex-col gap-6 rounded-3xl bg-white p-5 shadow-sm ring-1 ring-stone-900/6 sm:p-7 dark:bg-stone-900 dark:ring-white/8"
         onSubmit={(event) => {
           event.preventDefault();
-          void wizardStore.next(userId);
+          void wizardStore.next(userId).then(() => {
+            const { errors: found, photoError } = wizardStore.state;
+            if (Object.keys(found).length > 0 || photoError) setFocusRequest((count) => count + 1);
+          });
         }}
+        ref={form}
       >
-        <div ref={heading} tabIndex={-1} className="outline-none">
-          {snap.step === 1 && <PersonalStep {...stepProps} />}
-          {snap.step === 2 && <GymStep {...stepProps} gymSearchOrigin={snap.gymSearchOrigin} />}
-          {snap.step === 3 && <TrainingStep {...stepProps} />}
-          {snap.step === 4 && (
+        <div ref={heading} tabIndex={-1} className="outline-none" aria-busy={snap.restore !== 'ready'}>
+          {snap.restore !== 'ready' && (
+            <div className="grid min-h-64 place-items-center">
+              <Spinner label="Cargando tu borrador..." />
+            </div>
+          )}
+          {snap.restore === 'ready' && snap.step === 1 && <PersonalStep {...stepProps} />}
+          {snap.restore === 'ready' && snap.step === 2 && (
+            <GymStep {...stepProps} gymSearchOrigin={snap.gymSearchOrigin} />
+          )}
+          {snap.restore === 'ready' && snap.step === 3 && <TrainingStep {...stepProps} />}
+          {snap.restore === 'ready' && snap.step === 4 && (
             <AdditionalStep
               {...stepProps}
               photos={

@@ -11,8 +11,28 @@ function png(name = 'a.png', size = 1000, type = 'image/png'): File {
   return new File([new Uint8Array(size)], name, { type });
 }
 
+/** The device's kept drafts, in memory. */
+function memoryStorage() {
+  const kept = new Map<string, { step: number; draft: unknown; photos: File[] }>();
+  return {
+    kept,
+    read: vi.fn(async (userId: string) => kept.get(userId) ?? null),
+    save: vi.fn(async (userId: string, step: number, draft: unknown) => {
+      kept.set(userId, { step, draft: JSON.parse(JSON.stringify(draft)), photos: kept.get(userId)?.photos ?? [] });
+    }),
+    savePhotos: vi.fn(async (userId: string, files: readonly File[]) => {
+      const current = kept.get(userId) ?? { step: 1, draft: {}, photos: [] };
+      kept.set(userId, { ...current, photos: [...files] });
+    }),
+    clear: vi.fn(async (userId: string) => {
+      kept.delete(userId);
+    }),
+  };
+}
+
 function setup(overrides: Partial<WizardDependencies> = {}) {
   const deps: WizardDependencies = {
+    storage: memoryStorage(),
     readLocation: async () => ({ latitude: 40.42, longitude: -3.7, alert: null }),
     createProfile: vi.fn(async () => profile),
     updateProfile: vi.fn(async () => ({ ...profile, photos: ['photos/u1/k.webp'] })),
@@ -49,6 +69,65 @@ async function fillToStep4(store: ReturnType<typeof setup>['store']) {
   });
   await store.next('u1');
 }
+
+describe('profile wizard draft on the device (issue #20)', () => {
+  it('starts with the names given at registration, and leaves height and weight empty', async () => {
+    const { store } = setup();
+    await store.start('u1', { name: 'Lucía', lastName: 'Martín' });
+    expect(store.state.draft).toMatchObject({ name: 'Lucía', lastName: 'Martín' });
+    expect(Number.isNaN(store.state.draft.health.height)).toBe(true);
+    expect(Number.isNaN(store.state.draft.health.weight)).toBe(true);
+  });
+
+  it('resumes the kept step, fields and photos after a reload, per user, and clears them once saved', async () => {
+    const storage = memoryStorage();
+    const first = setup({ storage });
+    await first.store.start('u1', { name: 'Lucía' });
+    await fillToStep4(first.store);
+    first.store.addPhotos([png('yo.png')]);
+    first.store.update((d) => {
+      d.health.height = 168;
+    });
+    await vi.waitFor(() => expect(storage.kept.get('u1')?.photos).toHaveLength(1));
+
+    // A reload: a new store over the same device.
+    const second = setup({ storage });
+    await second.store.start('u1', { name: 'Otra' });
+    expect(second.store.state.step).toBe(4);
+    expect(second.store.state.draft).toMatchObject({ name: 'Lucía', gym: { name: 'Basic-Fit Centro' } });
+    expect(second.store.state.draft.health.height).toBe(168);
+    expect(Number.isNaN(second.store.state.draft.health.weight)).toBe(true);
+    expect(second.store.state.photos.map((photo) => photo.file.name)).toEqual(['yo.png']);
+
+    // Someone else on the device starts afresh.
+    const other = setup({ storage });
+    await other.store.start('u2', { name: 'Marcos' });
+    expect(other.store.state.step).toBe(1);
+    expect(other.store.state.draft.name).toBe('Marcos');
+
+    await second.store.next('u1');
+    expect(second.store.state.save.status).toBe('done');
+    await vi.waitFor(() => expect(storage.clear).toHaveBeenCalledWith('u1'));
+    expect(storage.kept.has('u1')).toBe(false);
+  });
+
+  it("sends body data only when entered (null otherwise), and the picked gym's town as the city", async () => {
+    const { store, deps } = setup();
+    await store.start('u1');
+    await fillToStep4(store);
+    store.update((d) => {
+      d.city = 'Madrid';
+    });
+    store.addPhotos([png()]);
+    await store.next('u1');
+    expect(deps.createProfile).toHaveBeenCalledWith(
+      expect.objectContaining({
+        health: expect.objectContaining({ height: null, weight: null }),
+        location: expect.objectContaining({ city: 'Madrid' }),
+      }),
+    );
+  });
+});
 
 describe('profile wizard', () => {
   it('validates each step with the shared texts before advancing; back stops at step 1', async () => {

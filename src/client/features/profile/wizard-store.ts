@@ -3,6 +3,9 @@
  * sequence create → upload photos (with progress) → update with the photo keys, where a failed
  * update falls back to creating. The position is asked for when the gym step opens, so the gym
  * suggestions can rank nearby clubs first, and the save reuses that answer (docs/decisions/0014).
+ * The unfinished draft (step, fields, picked photos) is kept on the device for the signed-in user
+ * and restored by `start`, so a reload or an evicted tab resumes where the person was (issue #20);
+ * a fresh draft starts with the first name and surname given at registration.
  */
 import { proxy, ref } from 'valtio';
 import { snapToGrid } from '#shared/discovery/distance';
@@ -15,11 +18,26 @@ import {
   type WizardStep,
 } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
+import { onSignOut } from '../../services/session.ts';
 import { createProfile, updateProfile, uploadPhotos } from './profile-api.ts';
-import { createRequest, emptyDraft, type ProfileDraft, stepErrors, stillShownErrors } from './profile-draft.ts';
+import {
+  createRequest,
+  draftFromStored,
+  emptyDraft,
+  type ProfileDraft,
+  stepErrors,
+  stillShownErrors,
+} from './profile-draft.ts';
 import { photoUploadErrorMessage } from './photo-errors.ts';
 import { readWizardLocation, type WizardLocation } from './wizard-location.ts';
 import { toast } from '../../ui/toast-store.ts';
+import {
+  clearWizardDraft,
+  readWizardDraft,
+  type StoredWizardDraft,
+  saveWizardDraft,
+  saveWizardPhotos,
+} from '../../services/wizard-draft.ts';
 
 export const SAVE_FAILED_MESSAGE = 'Error al guardar el perfil. Por favor, inténtalo de nuevo.';
 
@@ -40,7 +58,19 @@ export type WizardDependencies = {
   onLocationAlert: (message: string) => void;
   createPreviewUrl: (file: File) => string;
   revokePreviewUrl: (url: string) => void;
+  /** The device's copy of the unfinished draft, per user. */
+  storage: WizardDraftStorage;
 };
+
+export type WizardDraftStorage = {
+  read(userId: string): Promise<StoredWizardDraft | null>;
+  save(userId: string, step: number, draft: ProfileDraft): Promise<void>;
+  savePhotos(userId: string, files: readonly File[]): Promise<void>;
+  clear(userId: string): Promise<void>;
+};
+
+/** What registration already asked (spec 000 §3: name, lastName), so the wizard does not ask again. */
+export type KnownNames = { name?: string | null; lastName?: string | null };
 
 let nextPhotoId = 0;
 
@@ -54,6 +84,10 @@ export function createWizardStore(deps: WizardDependencies) {
     save: { status: 'idle' } as WizardSave,
     /** The device's position snapped to the ~1 km grid, once known; never the fallback. */
     gymSearchOrigin: null as { latitude: number; longitude: number } | null,
+    /** Whose draft this is; '' until `start`. */
+    userId: '',
+    /** 'ready' once the kept draft (or a fresh one) is in place. */
+    restore: 'pending' as 'pending' | 'ready',
   });
 
   const isSaving = () => state.save.status === 'saving';
@@ -69,11 +103,55 @@ export function createWizardStore(deps: WizardDependencies) {
     return located;
   }
 
+  const keeps = () => state.restore === 'ready' && state.userId !== '';
+  // Writes are queued so an older draft never lands after a newer one.
+  let writes: Promise<void> = Promise.resolve();
+  function queue(write: () => Promise<void>): void {
+    writes = writes.then(write).catch(() => undefined);
+  }
+
+  function persist(): void {
+    if (!keeps()) return;
+    const { userId, step } = state;
+    const draft = JSON.parse(JSON.stringify(state.draft)) as ProfileDraft;
+    queue(() => deps.storage.save(userId, step, draft));
+  }
+
+  function persistPhotos(): void {
+    if (!keeps()) return;
+    const { userId } = state;
+    const files = state.photos.map((photo) => photo.file);
+    queue(() => deps.storage.savePhotos(userId, files));
+  }
+
+  /** Resumes the user's kept draft, or starts one with the names given at registration. */
+  async function start(userId: string, known: KnownNames = {}): Promise<void> {
+    if (state.userId === userId) return;
+    reset();
+    state.userId = userId;
+    const stored = await deps.storage.read(userId).catch(() => null);
+    if (state.userId !== userId) return;
+    if (stored) {
+      state.draft = draftFromStored(stored.draft);
+      state.step = Math.min(4, Math.max(1, Math.trunc(stored.step) || 1)) as WizardStep;
+      for (const file of stored.photos) {
+        nextPhotoId += 1;
+        state.photos.push({ id: `p${nextPhotoId}`, file: ref(file), previewUrl: deps.createPreviewUrl(file) });
+      }
+      if (state.step >= 2) void locate();
+    } else {
+      state.draft.name = (known.name ?? '').trim();
+      state.draft.lastName = (known.lastName ?? '').trim();
+    }
+    state.restore = 'ready';
+  }
+
   function update(recipe: (draft: ProfileDraft) => void): void {
     recipe(state.draft);
     if (Object.keys(state.errors).length > 0) {
       state.errors = stillShownErrors(state.errors, stepErrors(state.step, state.draft, state.photos, deps.now()));
     }
+    persist();
   }
 
   function validate(step: WizardStep): boolean {
@@ -85,6 +163,7 @@ export function createWizardStore(deps: WizardDependencies) {
     if (state.step === 1 || isSaving()) return;
     state.errors = {};
     state.step = (state.step - 1) as WizardStep;
+    persist();
   }
 
   /** "Siguiente": validates the step and advances; on step 4 it validates and saves. */
@@ -93,6 +172,7 @@ export function createWizardStore(deps: WizardDependencies) {
     if (!validate(state.step)) return;
     if (state.step < 4) {
       state.step = (state.step + 1) as WizardStep;
+      persist();
       if (state.step === 2) void locate();
       return;
     }
@@ -118,6 +198,7 @@ export function createWizardStore(deps: WizardDependencies) {
       const { photos: _cleared, ...rest } = state.errors;
       state.errors = rest;
     }
+    persistPhotos();
   }
 
   function removePhoto(id: string): void {
@@ -126,6 +207,7 @@ export function createWizardStore(deps: WizardDependencies) {
     const [removed] = state.photos.splice(index, 1);
     if (removed) deps.revokePreviewUrl(removed.previewUrl);
     state.photoError = null;
+    persistPhotos();
   }
 
   async function save(userId: string): Promise<void> {
@@ -197,6 +279,10 @@ export function createWizardStore(deps: WizardDependencies) {
       }
     }
     for (const photo of state.photos) deps.revokePreviewUrl(photo.previewUrl);
+    if (state.userId) {
+      const saved = state.userId;
+      queue(() => deps.storage.clear(saved));
+    }
     state.save = { status: 'done', profile };
   }
 
@@ -209,13 +295,18 @@ export function createWizardStore(deps: WizardDependencies) {
     state.photoError = null;
     state.save = { status: 'idle' };
     state.gymSearchOrigin = null;
+    state.userId = '';
+    state.restore = 'pending';
     located = null;
   }
 
-  return { state, update, back, next, addPhotos, removePhoto, save, reset };
+  return { state, start, update, back, next, addPhotos, removePhoto, save, reset };
 }
 
 export type WizardStore = ReturnType<typeof createWizardStore>;
+
+// Sign-out deletes the kept draft with the user's database; the copy in memory goes too.
+onSignOut(() => wizardStore.reset());
 
 export const wizardStore: WizardStore = createWizardStore({
   readLocation: () => readWizardLocation(),
@@ -226,4 +317,5 @@ export const wizardStore: WizardStore = createWizardStore({
   onLocationAlert: (message) => toast.info(message, { durationMs: 8000 }),
   createPreviewUrl: (file) => URL.createObjectURL(file),
   revokePreviewUrl: (url) => URL.revokeObjectURL(url),
+  storage: { read: readWizardDraft, save: saveWizardDraft, savePhotos: saveWizardPhotos, clear: clearWizardDraft },
 });

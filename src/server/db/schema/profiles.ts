@@ -28,7 +28,13 @@ export type ProfileTrainingJson = {
   socialPreference: string | null;
   availability: string[];
 };
-export type ProfileHealthJson = { injuries: string[]; height: number; weight: number; dietaryPreferences: string[] };
+export type ProfileHealthJson = {
+  injuries: string[];
+  /** null: not given (issue #20); older rows hold numbers. */
+  height: number | null;
+  weight: number | null;
+  dietaryPreferences: string[];
+};
 export type ProfilePreferencesJson = {
   gender_preference: string;
   age_range: { min: number; max: number };

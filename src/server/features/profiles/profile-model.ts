@@ -170,7 +170,7 @@ export function ownProfileView(profile: StoredProfile, now: Date, stats?: Profil
 
 /**
  * Another user's profile as `viewer` sees it: allowlisted by PublicProfileSchema (no coordinates,
- * birth date, preferences, phone or e-mail), with the compatibility and the bucketed distance
+ * birth date, preferences, phone or e-mail; injuries and diet only once matched), with the compatibility and the bucketed distance
  * between the two cell centres. Without a viewer profile there is nothing to compare: 0 and ''.
  */
 export function publicProfileView(
@@ -178,6 +178,7 @@ export function publicProfileView(
   viewer: StoredProfile | undefined,
   now: Date,
   stats?: ProfileStats,
+  relation: { isMatched: boolean } = { isMatched: false },
 ): PublicProfile {
   const score = viewer ? compatibility(viewer, profile) : { score: 0, reasons: [] };
   return v.parse(PublicProfileSchema, {
@@ -196,8 +197,19 @@ export function publicProfileView(
     compatibilityReasons: [...score.reasons],
     gym: profile.gym,
     training: profile.training,
-    health: profile.health,
+    health: healthFor(profile.health, relation.isMatched),
     stats: statsView(stats, profile),
     social: profile.social,
   });
+}
+
+/**
+ * Who sees what of someone's health (docs/decisions/0030): height and weight, when entered, go
+ * with the profile; injuries and diet only to the people they matched with, never to the deck.
+ */
+function healthFor(health: StoredProfile['health'], isMatched: boolean) {
+  if (!health) return null;
+  const body = { height: health.height ?? null, weight: health.weight ?? null };
+  if (isMatched) return { ...health, ...body };
+  return body.height === null && body.weight === null ? null : body;
 }

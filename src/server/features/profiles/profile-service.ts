@@ -1,5 +1,4 @@
 import { DISCOVERY_MESSAGES } from '#shared/discovery/discovery-schemas';
-import { DEFAULT_HEIGHT_CM, DEFAULT_WEIGHT_KG } from '#shared/profile/options';
 import {
   LocationUpdateRequestSchema,
   type OwnProfile,
@@ -124,8 +123,11 @@ export function createProfileService(deps: ProfileServiceDeps) {
       if (!profile) throw profileNotFound();
       if (profile.userId === callerId) return ownProfileView(profile, now(), await profiles.stats(callerId));
       if (await profiles.isBlockedEitherWay(callerId, profile.userId)) throw profileNotFound();
-      const viewer = await profiles.findByUserId(callerId);
-      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId));
+      const [viewer, isMatched] = await Promise.all([
+        profiles.findByUserId(callerId),
+        profiles.haveMatch(callerId, profile.userId),
+      ]);
+      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId), { isMatched });
     },
 
     /** The other user of a conversation, for the chat: only between matched users. */
@@ -139,7 +141,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
       ]);
       if (!isMatched || isBlocked) throw forbidden(M.profileForbidden);
       const viewer = await profiles.findByUserId(callerId);
-      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId));
+      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId), { isMatched });
     },
 
     async update(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {
@@ -163,8 +165,8 @@ export function createProfileService(deps: ProfileServiceDeps) {
           const health = input.health
             ? {
                 injuries: [],
-                height: DEFAULT_HEIGHT_CM,
-                weight: DEFAULT_WEIGHT_KG,
+                height: null,
+                weight: null,
                 dietaryPreferences: [],
                 ...current.health,
                 ...input.health,
