@@ -21,7 +21,7 @@ describe('gym search (spec 001 §2 step 2, §7: POST /api/mcp/tool)', () => {
     await app?.close();
   });
 
-  const search = async (query: string, location?: { latitude: number; longitude: number }) => {
+  const search = async (query: string, location?: object) => {
     const response = await api.post(
       '/mcp/tool',
       { server_name: 'gyms', tool_name: 'search_gyms', arguments: { query, ...(location ? { location } : {}) } },
@@ -109,7 +109,41 @@ describe('gym search (spec 001 §2 step 2, §7: POST /api/mcp/tool)', () => {
     await expect.poll(async () => (await search('hercules lava'))[0]?.name).toBe('Gimnasio Hércules Lavapiés');
   });
 
-  it('refuses an unknown tool and bad arguments with Spanish 400s; needs a token', async () => {
+  it('accepts arguments.location as the spec shows it: coordinates and/or a city', async () => {
+    // A city alone ranks that city's clubs first.
+    const inValencia = await search('basic-fit', { city: 'Valencia' });
+    expect(inValencia[0]?.city).toBe('Valencia');
+    const inBilbao = await search('basic-fit', { city: 'bilbao ' });
+    expect(inBilbao[0]?.city).toBe('Bilbao');
+    // Coordinates and a city together: the coordinates decide.
+    const both = await search('basic-fit', { latitude: 37.3891, longitude: -5.9845, city: 'Bilbao' });
+    expect(both[0]?.city).toBe('Sevilla');
+    // Extra keys in the location are ignored, not refused.
+    const extra = await search('basic-fit', { latitude: 43.263, longitude: -2.935, accuracy: 30 });
+    expect(extra[0]?.city).toBe('Bilbao');
+  });
+
+  it('answers an empty list, never an error, for arguments of any other shape', async () => {
+    const shapes: unknown[] = [
+      { query: 42 },
+      { query: 'altafit', location: 'Madrid' },
+      { query: 'altafit', location: { latitude: 40.4 } },
+      { query: 'altafit', location: { latitude: 400, longitude: 0 } },
+      { query: 'altafit', location: [40.4, -3.7] },
+      { query: 'altafit', location: {} },
+      { query: 'x'.repeat(500) },
+      'altafit',
+      null,
+      [],
+    ];
+    for (const args of shapes) {
+      const answer = await api.post('/mcp/tool', { tool_name: 'search_gyms', arguments: args }, user.token);
+      expect(answer.status, JSON.stringify(args)).toBe(200);
+      expect(answer.body).toEqual({ success: true, gyms: [] });
+    }
+  });
+
+  it('refuses an unknown tool with a Spanish 400; needs a token', async () => {
     const unknown = await api.post(
       '/mcp/tool',
       { server_name: 'x', tool_name: 'drop_tables', arguments: {} },
@@ -117,9 +151,6 @@ describe('gym search (spec 001 §2 step 2, §7: POST /api/mcp/tool)', () => {
     );
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ success: false, message: 'Herramienta no disponible' });
-    const bad = await api.post('/mcp/tool', { tool_name: 'search_gyms', arguments: { query: 42 } }, user.token);
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe('La búsqueda de gimnasios no es válida');
     expect((await api.post('/mcp/tool', { tool_name: 'search_gyms', arguments: { query: 'altafit' } })).status).toBe(
       401,
     );

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapToGrid } from '#shared/discovery/distance';
+import { distanceKmBucket, distanceText, haversineKm, snapToGrid } from '#shared/discovery/distance';
 import { createDiscoveryApi, createSignedInUser, type DiscoveryApi, profileBody } from '../helpers/discovery-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock } from '../helpers/test-clock.ts';
@@ -10,6 +10,7 @@ type ProfileBody = Record<string, unknown> & {
   id: string;
   location: unknown;
   distanceText: string;
+  distance: number | null;
   compatibilityScore: number;
   compatibilityReasons: string[];
 };
@@ -142,7 +143,12 @@ describe('profiles (spec 001 §3, §5, §7; QUALITY 8, 9, 12)', () => {
       expect(profile).not.toHaveProperty(key);
     }
     expect(JSON.stringify(profile)).not.toContain(other.email);
-    expect(profile.distanceText).toBe('A 4 km');
+    // Between the two 3 km cell centres (the viewer is at profileBody's 40.4168, -3.7038): the text
+    // and its numeric twin (spec 001 §3 Profile.distance) name the same bucket.
+    const km = haversineKm(snapToGrid(40.4168, -3.7038), snapToGrid(40.45, -3.69));
+    expect(profile.distanceText).toBe(distanceText(km));
+    expect(profile.distanceText).toBe(`A ${profile.distance} km`);
+    expect(profile.distance).toBe(distanceKmBucket(km));
     expect(profile.compatibilityScore).toBeGreaterThan(50);
     expect(profile.compatibilityReasons.length).toBeGreaterThan(0);
   });

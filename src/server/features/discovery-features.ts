@@ -69,7 +69,7 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
   const photoStore = deps.photoStore ?? choosePhotoStore(db, config);
 
   const profileRepository = createProfileRepository(db);
-  const gyms = createGymService({ gyms: createGymRepository(db) });
+  const gyms = createGymService({ gyms: createGymRepository(db), logger });
   const photos = createPhotoService({
     profiles: profileRepository,
     store: photoStore,
@@ -82,6 +82,7 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     profiles: profileRepository,
     clock,
     logger,
+    limiter,
     rememberGym: gyms.remember,
     discardPhotos: photos.discard,
     isShownToOthers: deps.isShownToOthers,

@@ -151,20 +151,31 @@ export const ToolCallRequestSchema = v.strictObject(
   M.toolRequest,
 );
 
-export const GymSearchArgumentsSchema = v.strictObject(
+const latitudeSchema = v.pipe(v.number(M.gymQuery), v.minValue(-90, M.gymQuery), v.maxValue(90, M.gymQuery));
+const longitudeSchema = v.pipe(v.number(M.gymQuery), v.minValue(-180, M.gymQuery), v.maxValue(180, M.gymQuery));
+
+/**
+ * `arguments.location` as spec 001 §7 shows it: coordinates and/or a city. Coordinates come in
+ * pairs; a city alone ranks that city's gyms first. Extra keys (an accuracy, a country) are ignored.
+ */
+export const GymSearchLocationSchema = v.pipe(
+  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input)),
+  v.object(
+    {
+      latitude: v.optional(v.nullable(latitudeSchema)),
+      longitude: v.optional(v.nullable(longitudeSchema)),
+      city: v.optional(v.nullable(v.pipe(v.string(M.gymQuery), v.trim(), v.maxLength(100, M.gymQuery)))),
+    },
+    M.gymQuery,
+  ),
+  v.check((location) => (location.latitude == null) === (location.longitude == null), M.gymQuery),
+  v.check((location) => location.latitude != null || !!location.city, M.gymQuery),
+);
+
+export const GymSearchArgumentsSchema = v.object(
   {
     query: v.pipe(v.string(M.gymQuery), v.maxLength(GYM_SEARCH_QUERY_MAX, M.gymQuery)),
-    location: v.optional(
-      v.nullable(
-        v.strictObject(
-          {
-            latitude: v.pipe(v.number(M.gymQuery), v.minValue(-90, M.gymQuery), v.maxValue(90, M.gymQuery)),
-            longitude: v.pipe(v.number(M.gymQuery), v.minValue(-180, M.gymQuery), v.maxValue(180, M.gymQuery)),
-          },
-          M.gymQuery,
-        ),
-      ),
-    ),
+    location: v.optional(v.nullable(GymSearchLocationSchema)),
   },
   M.gymQuery,
 );

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  distanceKmBucket,
   distanceText,
   distanceTextBetween,
   GRID_CELL_KM,
@@ -62,17 +63,21 @@ describe('snapToGrid', () => {
     );
   });
 
-  it('makes cells about 1 km on each side, from the equator to the far north', () => {
+  it('makes cells about GRID_CELL_KM (3 km) on each side, from the equator to the far north', () => {
+    expect(GRID_CELL_KM).toBe(3);
     for (const latitude of [0, 40.4, 60, 80]) {
       const centre = snapToGrid(latitude, 10);
       // The next band up (its cells are offset east or west, so measure the latitude step alone).
-      const north = { latitude: snapToGrid(centre.latitude + 0.009, 10).latitude, longitude: centre.longitude };
+      const north = {
+        latitude: snapToGrid(centre.latitude + 0.009 * GRID_CELL_KM, 10).latitude,
+        longitude: centre.longitude,
+      };
       const cell = gridCell(centre.latitude, 10);
       const east = snapToGrid(centre.latitude, centre.longitude + 360 / cell.columns);
-      expect(haversineKm(centre, north)).toBeGreaterThanOrEqual(0.999);
-      expect(haversineKm(centre, north)).toBeLessThan(1.01);
-      expect(haversineKm(centre, east)).toBeGreaterThanOrEqual(0.999);
-      expect(haversineKm(centre, east)).toBeLessThan(1.01);
+      expect(haversineKm(centre, north)).toBeGreaterThanOrEqual(0.999 * GRID_CELL_KM);
+      expect(haversineKm(centre, north)).toBeLessThan(1.01 * GRID_CELL_KM);
+      expect(haversineKm(centre, east)).toBeGreaterThanOrEqual(0.999 * GRID_CELL_KM);
+      expect(haversineKm(centre, east)).toBeLessThan(1.01 * GRID_CELL_KM);
     }
   });
 
@@ -102,6 +107,16 @@ describe('distanceText', () => {
     expect(distanceText(505.2)).toBe('A 505 km');
   });
 
+  it('has a numeric twin in the same bucket, floor 1 (spec 001 §3 Profile distance)', () => {
+    for (const km of [0, 0.4, 0.99, 1, 1.49, 1.5, 2.6, 12.4, 505.2, Number.NaN, -3]) {
+      const bucket = distanceKmBucket(km);
+      expect(bucket).toBeGreaterThanOrEqual(1);
+      expect(Number.isInteger(bucket)).toBe(true);
+      // The text says the same number (or "menos de 1", whose floor is 1).
+      expect(distanceText(km)).toBe(km >= 1 ? `A ${bucket} km` : 'A menos de 1 km');
+    }
+  });
+
   it('gives the least revealing answer to anything that is not a distance', () => {
     for (const km of [Number.NaN, -3, Number.POSITIVE_INFINITY]) expect(distanceText(km)).toBe('A menos de 1 km');
   });
@@ -117,11 +132,11 @@ describe('distanceText', () => {
 
 describe('an attacker moving around a victim (QUALITY 9: no trilateration)', () => {
   const victim = MADRID;
-  // The attacker reports positions every 250 m over an 8 km × 8 km square centred on the victim,
+  // The attacker reports positions every 400 m over a 16 km × 16 km square centred on the victim,
   // and writes down the distance text the app shows for the victim at each of them.
   const probes: LatLon[] = [];
-  for (let north = -4; north <= 4; north += 0.25) {
-    for (let east = -4; east <= 4; east += 0.25) probes.push(offset(victim, north, east));
+  for (let north = -8; north <= 8; north += 0.4) {
+    for (let east = -8; east <= 8; east += 0.4) probes.push(offset(victim, north, east));
   }
   const answersFor = (target: LatLon) => probes.map((probe) => distanceTextBetween(probe, target));
   const observed = answersFor(victim);
@@ -131,8 +146,8 @@ describe('an attacker moving around a victim (QUALITY 9: no trilateration)', () 
 
   it('gets identical answers for every point of the victim’s cell', () => {
     const candidates: LatLon[] = [];
-    for (let north = -0.8; north <= 0.8; north += 0.1) {
-      for (let east = -0.8; east <= 0.8; east += 0.1) {
+    for (let north = -2.4; north <= 2.4; north += 0.3) {
+      for (let east = -2.4; east <= 2.4; east += 0.3) {
         const candidate = offset(victim, north, east);
         if (sameCell(candidate, victim)) candidates.push(candidate);
       }
@@ -142,11 +157,11 @@ describe('an attacker moving around a victim (QUALITY 9: no trilateration)', () 
   });
 
   it('cannot narrow the victim down below the cell: what fits the answers spans a whole cell', () => {
-    // Every place the victim could be, on a 50 m mesh 3 km across.
+    // Every place the victim could be, on a 150 m mesh 9 km across.
     const consistent: LatLon[] = [];
     const inconsistent: LatLon[] = [];
-    for (let north = -1.5; north <= 1.5; north += 0.05) {
-      for (let east = -1.5; east <= 1.5; east += 0.05) {
+    for (let north = -4.5; north <= 4.5; north += 0.15) {
+      for (let east = -4.5; east <= 4.5; east += 0.15) {
         const candidate = offset(victim, north, east);
         (fitsAnswers(candidate) ? consistent : inconsistent).push(candidate);
       }
@@ -154,19 +169,19 @@ describe('an attacker moving around a victim (QUALITY 9: no trilateration)', () 
     // What the attacker can rule in is exactly the victim's cell…
     for (const candidate of consistent) expect(sameCell(candidate, victim)).toBe(true);
     for (const candidate of inconsistent) expect(sameCell(candidate, victim)).toBe(false);
-    // …and that cell is about a kilometre in each direction: no finer answer exists.
+    // …and that cell is about 3 km in each direction: no finer answer exists (#19: never under 2 km).
     const latitudes = consistent.map((p) => p.latitude);
     const longitudes = consistent.map((p) => p.longitude);
     const southWest = { latitude: Math.min(...latitudes), longitude: Math.min(...longitudes) };
     const northWest = { latitude: Math.max(...latitudes), longitude: Math.min(...longitudes) };
     const southEast = { latitude: Math.min(...latitudes), longitude: Math.max(...longitudes) };
-    expect(haversineKm(southWest, northWest)).toBeGreaterThan(0.9);
-    expect(haversineKm(southWest, southEast)).toBeGreaterThan(0.9);
+    expect(haversineKm(southWest, northWest)).toBeGreaterThan(2.5);
+    expect(haversineKm(southWest, southEast)).toBeGreaterThan(2.5);
   });
 
   it('learns nothing from standing inside the victim’s cell either', () => {
     const inside = offset(snapToGrid(victim.latitude, victim.longitude), 0.2, 0.2);
-    for (let north = -0.4; north <= 0.4; north += 0.1) {
+    for (let north = -1.4; north <= 1.4; north += 0.1) {
       const candidate = offset(victim, north, 0);
       if (sameCell(candidate, victim)) expect(distanceTextBetween(inside, candidate)).toBe('A menos de 1 km');
     }

@@ -1,10 +1,12 @@
 /**
- * Location privacy (QUALITY.md item 9): positions are snapped to ~1 km cells before they are
- * stored or compared, and distances are shown as whole-kilometre buckets with a floor.
+ * Location privacy (QUALITY.md item 9, docs/decisions/0026): positions are snapped to 3 km cells
+ * before they are stored or compared, and distances are shown as whole-kilometre buckets with a
+ * floor. 1 km cells let someone moving their own position in 400 m steps place a person within
+ * about a kilometre; with 3 km cells whatever they learn spans 3 km each way.
  *
- * The grid. The globe is cut into GRID_ROWS latitude bands of equal height (just over 1 km).
- * Each band is cut into as many equal longitude steps as fit 1 km wide at the band's centre,
- * so cells stay about 1 km × 1 km from the equator to the poles (a plain degree grid would make
+ * The grid. The globe is cut into GRID_ROWS latitude bands of equal height (just over 3 km).
+ * Each band is cut into as many equal longitude steps as fit 3 km wide at the band's centre,
+ * so cells stay about 3 km × 3 km from the equator to the poles (a plain degree grid would make
  * them a quarter narrower than tall in Madrid and slivers near the poles), and every band closes
  * exactly around the globe, so there is no seam at ±180°. A position is replaced by the centre of
  * its cell; the centre lies inside its own cell, so snapping twice changes nothing.
@@ -28,8 +30,8 @@ export interface LatLon {
 
 /** The mean Earth radius (IUGG), the one haversine distances use. */
 export const EARTH_RADIUS_KM = 6371.0088;
-/** The side of a privacy cell. */
-export const GRID_CELL_KM = 1;
+/** The side of a privacy cell: whatever anyone learns about where someone is spans this each way. */
+export const GRID_CELL_KM = 3;
 
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 const RADIANS_PER_DEGREE = Math.PI / 180;
@@ -78,7 +80,7 @@ export function cellCentre(cell: GridCell): LatLon {
   };
 }
 
-/** The only form in which a position is stored or compared: the centre of its ~1 km cell. */
+/** The only form in which a position is stored or compared: the centre of its 3 km cell. */
 export function snapToGrid(latitude: number, longitude: number): LatLon {
   return cellCentre(gridCell(latitude, longitude));
 }
@@ -101,6 +103,15 @@ export function distanceText(km: number): string {
   if (!(km >= 1) || !Number.isFinite(km)) return 'A menos de 1 km';
   const whole = Math.round(km);
   return whole === 1 ? 'A 1 km' : `A ${whole} km`;
+}
+
+/**
+ * The distance as a number, in the same bucket as its text and never finer (spec 001 §3 Profile
+ * `distance`): whole kilometres, with a floor of 1 ("A menos de 1 km" reads as 1).
+ */
+export function distanceKmBucket(km: number): number {
+  if (!(km >= 1) || !Number.isFinite(km)) return 1;
+  return Math.round(km);
 }
 
 /** The distance text between two positions, computed only from their cell centres. */

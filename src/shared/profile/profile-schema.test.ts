@@ -502,8 +502,17 @@ describe('location update request (PUT /api/profiles/{userId}/location)', () => 
     });
     expect(firstMessage(LocationUpdateRequestSchema, {})).toBe(M.locationRequired);
     expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: -91, longitude: 0 } })).toBe(M.latitude);
-    expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: 0, longitude: 0 }, x: 1 })).toBe(
+    expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: 1, longitude: 0 }, x: 1 })).toBe(
       M.unknownField,
+    );
+  });
+
+  it('refuses 0, 0: what a failed reading sends (#19 §2)', () => {
+    expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: 0, longitude: 0 } })).toBe(
+      M.locationNullIsland,
+    );
+    expect(v.parse(LocationUpdateRequestSchema, { location: { latitude: 0, longitude: 0.5 } }).location.latitude).toBe(
+      0,
     );
   });
 });
@@ -540,6 +549,7 @@ describe('profile responses', () => {
     preferences: { gender_preference: 'both', age_range: { min: 25, max: 40 }, distance: 20 },
     stats: { matches_count: 3, streak: 4, last_active: '2025-06-15T08:00:00.000Z' },
     distanceText: 'A 3 km',
+    distance: 3,
     compatibilityScore: 72,
     compatibilityReasons: ['Entrenáis en el mismo gimnasio'],
   };
@@ -548,6 +558,7 @@ describe('profile responses', () => {
     const view = v.parse(PublicProfileSchema, stored);
     expect(view.location).toEqual({ city: 'Madrid' });
     expect(view.distanceText).toBe('A 3 km');
+    expect(view.distance).toBe(3);
     expect(view.compatibilityScore).toBe(72);
     const json = JSON.stringify(view);
     for (const secret of ['latitude', 'longitude', 'phone', 'email', 'birthDate', 'preferences', '+34600000000']) {

@@ -134,6 +134,9 @@ export const PROFILE_MESSAGES = {
   preferenceFlag: 'Preferencia no válida',
   locationRequired: 'No se pudo obtener tu ubicación. Por favor, habilita el acceso a la ubicación para continuar.',
   latitude: 'La latitud no es válida',
+  locationNullIsland: 'La ubicación 0, 0 no es válida: no pudimos leer tu posición real. Inténtalo de nuevo.',
+  locationTooOften: 'Has cambiado de ubicación demasiadas veces hoy. Podrás cambiarla de nuevo más tarde.',
+  locationTooFar: 'Ese cambio de ubicación es demasiado grande para el tiempo transcurrido. Inténtalo más tarde.',
   longitude: 'La longitud no es válida',
   city: 'La ciudad no es válida',
   social: 'Redes sociales no válidas',
@@ -360,13 +363,17 @@ export const PhotoListSchema = v.pipe(
   v.transform(unique),
 );
 
-export const LocationSchema = v.strictObject(
-  {
-    latitude: numberBetween(-90, 90, M.latitude),
-    longitude: numberBetween(-180, 180, M.longitude),
-    city: v.optional(v.nullable(singleLine(0, CITY_MAX, M.city))),
-  },
-  objectMessage(M.locationRequired, { latitude: M.latitude, longitude: M.longitude }),
+/** 0, 0 (in the Gulf of Guinea) is what a failed position reading sends, not where anyone trains. */
+export const LocationSchema = v.pipe(
+  v.strictObject(
+    {
+      latitude: numberBetween(-90, 90, M.latitude),
+      longitude: numberBetween(-180, 180, M.longitude),
+      city: v.optional(v.nullable(singleLine(0, CITY_MAX, M.city))),
+    },
+    objectMessage(M.locationRequired, { latitude: M.latitude, longitude: M.longitude }),
+  ),
+  v.check((location) => location.latitude !== 0 || location.longitude !== 0, M.locationNullIsland),
 );
 
 export const GymSchema = v.strictObject(
@@ -648,6 +655,8 @@ export const PublicProfileSchema = v.object({
   location: v.object({ city: v.optional(v.nullable(v.string())) }),
   /** "A menos de 1 km", "A 1 km", "A N km" (discovery/distance.ts). */
   distanceText: v.string(),
+  /** The same bucket as a number of kilometres, floor 1 (spec 001 §3); null when the viewer has no position. */
+  distance: v.nullable(v.number()),
   compatibilityScore: v.number(),
   compatibilityReasons: v.array(v.string()),
   gym: v.optional(v.nullable(GymViewSchema)),

@@ -65,10 +65,12 @@ export const profiles = pgTable(
     bio: text().notNull(),
     /** Ordered photo keys ("photos/<userId>/<id>.webp"); at most 6. */
     photos: jsonb().$type<string[]>().notNull().default([]),
-    /** Centre of the ~1 km privacy cell (snapToGrid); the raw position is never stored (QUALITY 9). */
+    /** Centre of the 3 km privacy cell (snapToGrid); the raw position is never stored (QUALITY 9). */
     latitude: doublePrecision().notNull(),
     longitude: doublePrecision().notNull(),
     city: text(),
+    /** When the position last moved to another cell (null: never since the profile was made); limits moves. */
+    locationChangedAt: timestamp({ withTimezone: true }),
     verified: boolean().notNull().default(false),
     active: boolean().notNull().default(true),
     /** The settings' "profile visibility" switch; hidden profiles leave every deck. */

@@ -53,7 +53,12 @@ export function createGymRepository(db: Database) {
      *   A gym without a position (typed in a profile) gets no nearness.
      * Ties go to the closer trigram similarity, then the distance, then the name.
      */
-    async search(query: string, origin: { latitude: number; longitude: number } | null, limit: number) {
+    async search(
+      query: string,
+      near: { origin: { latitude: number; longitude: number } | null; cityKey: string | null },
+      limit: number,
+    ) {
+      const { origin } = near;
       const distance = origin
         ? sql<number | null>`case when ${gyms.latitude} is null then null else 2 * 6371.0088 * asin(least(1, sqrt(
             power(sin(radians(${gyms.latitude} - ${origin.latitude}) / 2), 2) +
@@ -64,7 +69,12 @@ export function createGymRepository(db: Database) {
       const nameScore = sql`(case when ${gyms.nameKey} like ${`${query}%`} then 1 else 0 end
         + case when ${gyms.nameKey} like ${`% ${query}%`} then 0.5 else 0 end
         + round(word_similarity(${query}, ${gyms.nameKey})::numeric, 1))`;
-      const nearness = sql`coalesce(0.6 / (1 + ${distance} / 10), 0)`;
+      // Coordinates weigh nearness; a city alone counts as being 5 km away inside it.
+      const nearness = origin
+        ? sql`coalesce(0.6 / (1 + ${distance} / 10), 0)`
+        : near.cityKey
+          ? sql`(case when ${gyms.cityKey} = ${near.cityKey} then 0.4 else 0 end)`
+          : sql`0`;
       const rows = await db
         .select({
           name: gyms.name,

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { compatibility, normalizeGymName } from '#shared/discovery/compatibility';
-import { distanceText, haversineKm, snapToGrid } from '#shared/discovery/distance';
+import { distanceKmBucket, distanceText, haversineKm, snapToGrid } from '#shared/discovery/distance';
 import { ageFromBirthDate } from '#shared/profile/age';
 import {
   AVAILABILITY_SLOTS,
@@ -170,8 +170,9 @@ export function ownProfileView(profile: StoredProfile, now: Date, stats?: Profil
 
 /**
  * Another user's profile as `viewer` sees it: allowlisted by PublicProfileSchema (no coordinates,
- * birth date, preferences, phone or e-mail; injuries and diet only once matched), with the compatibility and the bucketed distance
- * between the two cell centres. Without a viewer profile there is nothing to compare: 0 and ''.
+ * birth date, preferences, phone or e-mail; injuries and diet only once matched), with the
+ * compatibility and the bucketed distance (text and number) between the two cell centres. Without
+ * a viewer profile there is nothing to compare: 0, '' and null.
  */
 export function publicProfileView(
   profile: StoredProfile,
@@ -193,6 +194,7 @@ export function publicProfileView(
     verified: profile.verified,
     location: { city: profile.city },
     distanceText: viewer ? distanceText(haversineKm(viewer, profile)) : '',
+    distance: viewer ? distanceKmBucket(haversineKm(viewer, profile)) : null,
     compatibilityScore: score.score,
     compatibilityReasons: [...score.reasons],
     gym: profile.gym,

@@ -155,7 +155,15 @@ export function createProfileRepository(db: Database) {
         const { content, result } = mutate(toStoredProfile(row));
         const [updated] = await tx
           .update(profiles)
-          .set({ ...contentOf(content), ...deckColumns(content), lastActiveAt: now, updatedAt: now })
+          .set({
+            ...contentOf(content),
+            ...deckColumns(content),
+            ...(content.latitude !== row.latitude || content.longitude !== row.longitude
+              ? { locationChangedAt: now }
+              : {}),
+            lastActiveAt: now,
+            updatedAt: now,
+          })
           .where(eq(profiles.id, row.id))
           .returning();
         if (!updated) throw new Error('profile update returned no row');

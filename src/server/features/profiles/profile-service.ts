@@ -8,8 +8,9 @@ import {
   profileUpdateRequestSchema,
 } from '#shared/profile/profile-schema';
 import type { Clock } from '../../clock.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
 import {
   type ProfileContent,
@@ -19,12 +20,15 @@ import {
   snappedLocation,
 } from './profile-model.ts';
 import type { ProfileRepository } from './profile-repository.ts';
+import { isNewCell, isPlausibleMove, LOCATION_MOVE_RULE } from './location-moves.ts';
 
 /** What the profile service tells others about: typed gyms join the search, dropped photos are deleted. */
 export type ProfileServiceDeps = {
   profiles: ProfileRepository;
   clock: Clock;
   logger: Logger;
+  /** Counts moves to another cell (location-moves.ts). */
+  limiter: RateLimiter;
   /** A gym someone typed in their profile, for the gym search (best effort). */
   rememberGym(name: string, city: string | null): Promise<void>;
   /** Photo keys no profile uses any more: their files can go. */
@@ -65,6 +69,24 @@ export function createProfileService(deps: ProfileServiceDeps) {
     deps.rememberGym(content.gym.name, content.city).catch((error) => {
       deps.logger.warn({ err: error }, 'could not add a typed gym to the search');
     });
+  };
+
+  /**
+   * Refuses a move to another cell that is too far for the time since the last one (422) or over
+   * the daily budget (429); a move within the same cell passes uncounted (location-moves.ts).
+   */
+  const guardMove = async (callerId: string, location: { latitude: number; longitude: number }) => {
+    const current = await profiles.findByUserId(callerId);
+    if (!current) return;
+    const next = snappedLocation(location);
+    if (!isNewCell(current, next)) return;
+    if (!isPlausibleMove(current, next, now())) {
+      throw new AppError(422, PROFILE_MESSAGES.locationTooFar, 'LOCATION_TOO_FAR');
+    }
+    const state = await deps.limiter.consume({ rule: LOCATION_MOVE_RULE, key: callerId });
+    if (state.isLimited) {
+      throw tooManyRequests(PROFILE_MESSAGES.locationTooOften, state.retryAfterMs / 1000, 'LOCATION_RATE_LIMIT');
+    }
   };
 
   const discard = (keys: readonly string[]) => {
@@ -148,6 +170,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
       if (pathUserId !== callerId) throw forbidden(M.notOwnProfile);
       const input = parseInput(updateSchema, body);
       if (input.userId !== pathUserId) throw forbidden(M.notOwnProfile);
+      if (input.location) await guardMove(callerId, input.location);
       const changed = await profiles.modify(
         callerId,
         (current) => {
@@ -201,6 +224,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
     async updateLocation(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {
       if (pathUserId !== callerId) throw forbidden(M.notOwnProfile);
       const { location } = parseInput(LocationUpdateRequestSchema, body);
+      await guardMove(callerId, location);
       const changed = await profiles.modify(
         callerId,
         (current) => ({ content: { ...current, ...snappedLocation(location) }, result: null }),
