@@ -20,6 +20,7 @@ import { createGoogleSignIn } from './features/google/google-sign-in.ts';
 import { googleStandInRoutes } from './features/google/google-stand-in-routes.ts';
 import { registerDiscoveryFeatures } from './features/discovery-features.ts';
 import { registerChat } from './features/chat/chat-module.ts';
+import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
 import { createHealthRepository, latestShippedMigration } from './features/health/health-repository.ts';
 import { healthRoutes } from './features/health/health-routes.ts';
@@ -66,6 +67,8 @@ export type App = {
   outbox: Outbox | undefined;
   /** `/api/ready`'s checks; `markDraining()` makes it answer 503 before a graceful stop. */
   readiness: ReadinessProbe;
+  /** Quedadas: the service (tests run its job runner by hand with their clock). */
+  quedadas: QuedadaModule['quedadas'];
   /** Stops accepting work, drops sockets, then closes the database and Redis. */
   close(): Promise<void>;
 };
@@ -258,8 +261,19 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     hasher: auth.hasher,
     discardPhotos: discovery.photos.discard,
   });
+  // Quedadas (issue #21, docs/decisions/0029): planned sessions in the chat, their reminders and record.
+  const quedadas = await registerQuedadas(http, {
+    db: database.db,
+    io: realtime.io,
+    clock,
+    limiter,
+    notifier: notificationFeatures.notifications,
+    settings: notificationFeatures.settings,
+    publicOrigin: config.publicOrigin,
+  });
   await http.register(staticPwaPlugin, { clientDir: config.clientDir });
   notificationFeatures.start();
+  quedadas.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -274,10 +288,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     outbox,
     readiness,
     notifications: notificationFeatures,
+    quedadas: quedadas.quedadas,
     close() {
       closing ??= (async () => {
         await realtime.close();
         await http.close();
+        await quedadas.close();
         await notificationFeatures.close();
         // Reset links being mailed after their answer still need the database.
         await auth.passwordReset.whenIdle();

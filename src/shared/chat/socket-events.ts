@@ -12,6 +12,7 @@ import type {
   Notification,
   UnreadCountUpdatedEvent as NotificationUnreadEvent,
 } from '../notifications/notification-schemas.ts';
+import type { QuedadaUpdatedEvent } from '../quedadas/quedada-schemas.ts';
 import { CHAT_MESSAGES } from './chat-messages.ts';
 import {
   type ChatMessage,
@@ -192,6 +193,8 @@ export interface ServerToClientEvents {
   notification: (notification: Notification) => void;
   /** The swipes feature: a new match ("entrenamiento"). */
   match: (event: MatchEvent) => void;
+  /** The quedadas feature (issue #21): a quedada's new state, to both members. */
+  quedadaUpdated: (event: QuedadaUpdatedEvent) => void;
   /** Auth: the session ended; the client signs out. */
   token_invalidated: (event: TokenInvalidatedEvent) => void;
 }

@@ -9,4 +9,5 @@ export const SETTINGS_MESSAGES = {
   necessaryCookies: 'Las cookies necesarias no se pueden desactivar',
   theme: 'El tema debe ser light, system o dark',
   emptyPatch: 'Indica al menos una opción de configuración',
+  reminderMinutes: 'El aviso de las quedadas debe ser 30 minutos, 1, 2, 6 o 24 horas antes',
 } as const;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_REMINDER_MINUTES, REMINDER_MINUTES_OPTIONS } from '../quedadas/quedada-schemas.ts';
 import { SETTINGS_MESSAGES } from './settings-messages.ts';
 
 /*
@@ -50,6 +51,8 @@ export type Settings = {
   twoFactor: boolean;
   cookies: { necessary: true; analytics: boolean; marketing: boolean; preferences: boolean };
   theme: (typeof THEMES)[number];
+  /** Quedadas (issue #21): how long before a session the reminder goes out; the reliability line. */
+  quedadas: { reminderMinutes: (typeof REMINDER_MINUTES_OPTIONS)[number]; showReliability: boolean };
 };
 
 /**
@@ -81,6 +84,7 @@ export const DEFAULT_SETTINGS: Settings = {
   twoFactor: false,
   cookies: { necessary: true, analytics: true, marketing: false, preferences: true },
   theme: 'system',
+  quedadas: { reminderMinutes: DEFAULT_REMINDER_MINUTES, showReliability: true },
 };
 
 const Switch = v.optional(v.boolean(SETTINGS_MESSAGES.invalidSwitch));
@@ -128,6 +132,15 @@ export const SettingsPatchSchema = v.pipe(
         ),
       ),
       theme: v.optional(v.picklist(THEMES, SETTINGS_MESSAGES.theme)),
+      quedadas: v.optional(
+        v.strictObject(
+          {
+            reminderMinutes: v.optional(v.picklist(REMINDER_MINUTES_OPTIONS, SETTINGS_MESSAGES.reminderMinutes)),
+            showReliability: Switch,
+          },
+          SETTINGS_MESSAGES.invalidSettings,
+        ),
+      ),
     },
     SETTINGS_MESSAGES.invalidSettings,
   ),
@@ -137,8 +150,8 @@ export type SettingsPatch = v.InferOutput<typeof SettingsPatchSchema>;
 
 export type SettingsResponse = { success: true; settings: Settings };
 
-type Section = 'notifications' | 'privacy' | 'search' | 'cookies';
-const SECTIONS: readonly Section[] = ['notifications', 'privacy', 'search', 'cookies'];
+type Section = 'notifications' | 'privacy' | 'search' | 'cookies' | 'quedadas';
+const SECTIONS: readonly Section[] = ['notifications', 'privacy', 'search', 'cookies', 'quedadas'];
 
 /**
  * The complete settings from whatever is stored (possibly older, partial, or hand-edited):
@@ -172,6 +185,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     twoFactor: patch.twoFactor ?? base.twoFactor,
     cookies: { ...base.cookies, ...definedOnly(patch.cookies), necessary: true },
     theme: patch.theme ?? base.theme,
+    quedadas: { ...base.quedadas, ...definedOnly(patch.quedadas) },
   };
 }
 

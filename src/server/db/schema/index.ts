@@ -10,3 +10,4 @@ export * from './notifications.ts';
 export * from './chat.ts';
 export * from './safety.ts';
 export * from './operations.ts';
+export * from './quedadas.ts';

@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { Server } from 'socket.io';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import { createChatRealtime } from '../chat/chat-socket.ts';
+import { createQuedadaRepository } from './quedada-repository.ts';
+import { quedadaRoutes } from './quedada-routes.ts';
+import {
+  createQuedadaService,
+  type QuedadaNotifier,
+  type QuedadaService,
+  type QuedadaSettings,
+} from './quedada-service.ts';
+import { createSuggestionRepository } from './suggestion-repository.ts';
+
+/** How often each node looks for due reminders (the claim in the database keeps nodes apart). */
+export const QUEDADA_JOB_INTERVAL_MS = 15_000;
+
+export type QuedadaModule = {
+  quedadas: QuedadaService;
+  /** Starts the job runner's interval. */
+  start(): void;
+  /** Stops it and waits for a pass under way. */
+  close(): Promise<void>;
+};
+
+/** Quedadas (issue #21): repository, service, `/api/quedadas` and the job runner, wired in one call. */
+export async function registerQuedadas(
+  http: FastifyInstance,
+  deps: {
+    db: Database;
+    io: Server;
+    clock: Clock;
+    limiter: RateLimiter;
+    notifier: QuedadaNotifier;
+    settings: QuedadaSettings;
+    publicOrigin: Config['publicOrigin'];
+  },
+): Promise<QuedadaModule> {
+  const logger = http.log;
+  // Through the chat's emitter: `user:<id>` on every node (QUALITY 16).
+  const chatRealtime = createChatRealtime(deps.io, logger);
+  const quedadas = createQuedadaService({
+    quedadas: createQuedadaRepository(deps.db),
+    suggestions: createSuggestionRepository(deps.db),
+    realtime: { emitToUser: (userId, event, payload) => chatRealtime.emitToUser(userId, event, payload) },
+    notifier: deps.notifier,
+    settings: deps.settings,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    logger,
+  });
+  await http.register(
+    async (api) => api.register(quedadaRoutes, { prefix: '/quedadas', quedadas, publicOrigin: deps.publicOrigin }),
+    { prefix: '/api' },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = quedadas
+      .runDueJobs()
+      .catch((error: unknown) => logger.error({ err: error }, 'quedadas: job runner failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  return {
+    quedadas,
+    start() {
+      timer ??= setInterval(tick, QUEDADA_JOB_INTERVAL_MS);
+      timer.unref();
+      tick();
+    },
+    async close() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** Spanish texts of the quedadas (issue #21): errors the server answers and labels the client shows. */
+export const QUEDADA_MESSAGES = {
+  invalidQuedada: 'Los datos de la quedada no son válidos',
+  invalidConversation: 'La conversación indicada no es válida',
+  invalidClientId: 'El identificador de la acción no es válido',
+  gymName: 'El gimnasio debe tener entre 3 y 50 caracteres',
+  gymAddress: 'La dirección del gimnasio no puede superar los 200 caracteres',
+  startsAt: 'Indica un día y una hora válidos',
+  startsInPast: 'La quedada no puede ser en el pasado',
+  startsTooFar: 'La quedada no puede ser dentro de más de 90 días',
+  duration: 'La duración debe estar entre 15 minutos y 6 horas',
+  activity: 'Indica qué vais a entrenar (entre 2 y 40 caracteres)',
+  note: 'La nota no puede superar los 200 caracteres',
+  invalidAction: 'La acción indicada no es válida',
+  invalidAnswer: 'La respuesta debe ser sí o no',
+  quedadaNotFound: 'Quedada no encontrada',
+  conversationNotFound: 'Conversación no encontrada',
+  cannotPlan: 'No puedes proponer entrenos en esta conversación',
+  alreadyActive: 'Ya hay una quedada pendiente o aceptada en esta conversación',
+  notAnswerable: 'Esta quedada ya no admite respuestas',
+  cancelled: 'Esta quedada está cancelada',
+  ownProposal: 'No puedes responder a tu propia propuesta',
+  cannotCancel: 'Solo quien propone puede cancelar antes de que se acepte',
+  notEnded: 'Podréis confirmar el entreno cuando termine',
+  notConfirmable: 'Esta quedada no se puede confirmar',
+  alreadyConfirmed: 'Ya has respondido a esta quedada',
+  stale: 'La quedada ha cambiado mientras tanto. Vuelve a intentarlo',
+  rateLimited: 'Demasiadas acciones seguidas. Espera un momento',
+  actionFailed: 'Error al realizar la acción',
+  loadFailed: 'No se pudieron cargar las quedadas',
+} as const;
+
+/** What the quedada card says for each state. */
+export const QUEDADA_STATUS_LABELS = {
+  proposed: 'Propuesta',
+  countered: 'Nueva hora propuesta',
+  accepted: 'Aceptada',
+  declined: 'Rechazada',
+  cancelled: 'Cancelada',
+  done: 'Entrenasteis juntos',
+  missed: 'No se entrenó',
+} as const;
