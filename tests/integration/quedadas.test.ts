@@ -9,7 +9,7 @@ import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers
 import { proposalBody, quedadaCalls } from '../helpers/quedada-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
+import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 describe('quedadas (issue #21)', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
@@ -43,7 +43,9 @@ describe('quedadas (issue #21)', () => {
     return ((listed.body.notifications ?? []) as { title: string; body: string }[]).filter((n) => n.title === title);
   };
   const accepted = async (pair: MatchedPair, overrides: Record<string, unknown> = {}) => {
-    const proposed = calls.quedadaOf(await calls.propose(pair.a, proposalBody(pair.conversationId, clock.now(), overrides)));
+    const proposed = calls.quedadaOf(
+      await calls.propose(pair.a, proposalBody(pair.conversationId, clock.now(), overrides)),
+    );
     const answer = await calls.act(pair.b, proposed._id, { action: 'accept' });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return calls.quedadaOf(answer);
@@ -52,12 +54,21 @@ describe('quedadas (issue #21)', () => {
   it('proposes, counters and accepts live: both members hear every change, the history keeps the first time', async () => {
     const pair = await createMatchedPair(api);
     const [socketA, socketB] = [await connect(pair.a), await connect(pair.b)];
-    const heardByB = nextEventMatching<QuedadaUpdatedEvent>(socketB, 'quedadaUpdated', (e) => e.quedada.status === 'proposed');
+    const heardByB = nextEventMatching<QuedadaUpdatedEvent>(
+      socketB,
+      'quedadaUpdated',
+      (e) => e.quedada.status === 'proposed',
+    );
     const body = proposalBody(pair.conversationId, clock.now());
     const created = await calls.propose(pair.a, body);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const quedada = calls.quedadaOf(created);
-    expect(quedada).toMatchObject({ status: 'proposed', proposerId: pair.a.userId, gymName: 'McFit Madrid Centro', durationMin: 90 });
+    expect(quedada).toMatchObject({
+      status: 'proposed',
+      proposerId: pair.a.userId,
+      gymName: 'McFit Madrid Centro',
+      durationMin: 90,
+    });
     expect((await heardByB).quedada._id).toBe(quedada._id);
 
     // The same clientId again (an outbox replay) stores nothing new and answers 200.
@@ -66,10 +77,22 @@ describe('quedadas (issue #21)', () => {
     expect(calls.quedadaOf(replay)._id).toBe(quedada._id);
 
     const laterStart = new Date(clock.now().getTime() + 50 * HOUR).toISOString();
-    const heardByA = nextEventMatching<QuedadaUpdatedEvent>(socketA, 'quedadaUpdated', (e) => e.quedada.status === 'countered');
-    const countered = await calls.act(pair.b, quedada._id, { action: 'counter', startsAt: laterStart, durationMin: 60 });
+    const heardByA = nextEventMatching<QuedadaUpdatedEvent>(
+      socketA,
+      'quedadaUpdated',
+      (e) => e.quedada.status === 'countered',
+    );
+    const countered = await calls.act(pair.b, quedada._id, {
+      action: 'counter',
+      startsAt: laterStart,
+      durationMin: 60,
+    });
     expect(countered.status, JSON.stringify(countered.body)).toBe(200);
-    expect(calls.quedadaOf(countered)).toMatchObject({ status: 'countered', proposedBy: pair.b.userId, startsAt: laterStart });
+    expect(calls.quedadaOf(countered)).toMatchObject({
+      status: 'countered',
+      proposedBy: pair.b.userId,
+      startsAt: laterStart,
+    });
     expect(calls.quedadaOf(countered).history).toEqual([
       expect.objectContaining({ by: pair.a.userId, startsAt: body.startsAt, durationMin: 90 }),
     ]);
@@ -124,7 +147,11 @@ describe('quedadas (issue #21)', () => {
     expect((await api.post('/quedadas', proposalBody(pair.conversationId, clock.now()))).status).toBe(401);
     // The members' own change still reaches them, and never the outsider.
     const [socketA] = [await connect(pair.a)];
-    const heardByA = nextEventMatching<QuedadaUpdatedEvent>(socketA, 'quedadaUpdated', (e) => e.quedada.status === 'cancelled');
+    const heardByA = nextEventMatching<QuedadaUpdatedEvent>(
+      socketA,
+      'quedadaUpdated',
+      (e) => e.quedada.status === 'cancelled',
+    );
     await calls.act(pair.b, quedada._id, { action: 'cancel' });
     await heardByA;
     expect(heard).toEqual([]);
@@ -155,7 +182,10 @@ describe('quedadas (issue #21)', () => {
 
     const proposed = calls.quedadaOf(await calls.propose(pair.a, proposalBody(pair.conversationId, now)));
     expect((await calls.act(pair.b, proposed._id, { action: 'dance' })).status).toBe(400);
-    expect((await calls.act(pair.b, proposed._id, { action: 'counter', startsAt: now.toISOString(), durationMin: 60 })).body.message).toBe(M.startsInPast);
+    expect(
+      (await calls.act(pair.b, proposed._id, { action: 'counter', startsAt: now.toISOString(), durationMin: 60 })).body
+        .message,
+    ).toBe(M.startsInPast);
     expect((await calls.act(pair.b, proposed._id, { action: 'cancel' })).body.message).toBe(M.cannotCancel);
     expect((await calls.act(pair.a, proposed._id, { action: 'cancel' })).status).toBe(200);
     const late = await calls.act(pair.b, proposed._id, { action: 'accept' });
@@ -172,7 +202,9 @@ describe('quedadas (issue #21)', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/calendar');
-    const event = new ICAL.Event(new ICAL.Component(ICAL.parse(await response.text())).getFirstSubcomponent('vevent'));
+    const event = new ICAL.Event(
+      new ICAL.Component(ICAL.parse(await response.text())).getFirstSubcomponent('vevent') ?? undefined,
+    );
     expect(event.startDate.toJSDate().toISOString()).toBe(quedada.startsAt);
     expect(event.endDate.toJSDate().getTime() - event.startDate.toJSDate().getTime()).toBe(90 * MINUTE);
     expect(event.location).toBe('McFit Madrid Centro, Calle de Alcalá 21, Madrid');
@@ -185,7 +217,10 @@ describe('quedadas (issue #21)', () => {
 
   it('sends each reminder exactly once however many runners race, then asks "¿Entrenasteis juntos?"; both Sí make a streak', async () => {
     const pair = await createMatchedPair(api, { names: ['Elena', 'Fran'] });
-    const put = await api.call('PUT', '/settings', { token: pair.b.token, body: { quedadas: { reminderMinutes: 30 } } });
+    const put = await api.call('PUT', '/settings', {
+      token: pair.b.token,
+      body: { quedadas: { reminderMinutes: 30 } },
+    });
     expect(put.status).toBe(200);
     const quedada = await accepted(pair);
     const start = new Date(quedada.startsAt).getTime();
@@ -204,11 +239,15 @@ describe('quedadas (issue #21)', () => {
     await Promise.all([app.quedadas.runDueJobs(), app.quedadas.runDueJobs()]);
     expect(await remindersOf(pair.a, '¿Entrenasteis juntos?')).toHaveLength(1);
     expect(await remindersOf(pair.b, '¿Entrenasteis juntos?')).toHaveLength(1);
-    expect(calls.quedadaOf(await calls.act(pair.a, quedada._id, { action: 'confirm', trained: true })).status).toBe('accepted');
+    expect(calls.quedadaOf(await calls.act(pair.a, quedada._id, { action: 'confirm', trained: true })).status).toBe(
+      'accepted',
+    );
     const done = calls.quedadaOf(await calls.act(pair.b, quedada._id, { action: 'confirm', trained: true }));
     expect(done.status).toBe('done');
     const pairs = await api.get('/quedadas/pairs', pair.a.token);
-    expect((pairs.body.pairs as PairSummary[]).find((p) => p.conversationId === pair.conversationId)?.streakWeeks).toBe(1);
+    expect((pairs.body.pairs as PairSummary[]).find((p) => p.conversationId === pair.conversationId)?.streakWeeks).toBe(
+      1,
+    );
     const reliability = await api.get(`/quedadas/reliability/${pair.b.userId}`, pair.a.token);
     expect(reliability.body.reliability).toEqual({ kept: 1, counted: 1 });
     const jobs = await app.quedadas.runDueJobs();
@@ -224,8 +263,14 @@ describe('quedadas (issue #21)', () => {
     clock.set(new Date(new Date(second.startsAt).getTime() - HOUR));
     const cancelled = calls.quedadaOf(await calls.act(pair.a, second._id, { action: 'cancel' }));
     expect(cancelled).toMatchObject({ status: 'cancelled', isLateCancel: true, cancelledBy: pair.a.userId });
-    expect((await api.get(`/quedadas/reliability/${pair.b.userId}`, pair.a.token)).body.reliability).toEqual({ kept: 0, counted: 1 });
-    expect((await api.get(`/quedadas/reliability/${pair.a.userId}`, pair.b.token)).body.reliability).toEqual({ kept: 0, counted: 1 });
+    expect((await api.get(`/quedadas/reliability/${pair.b.userId}`, pair.a.token)).body.reliability).toEqual({
+      kept: 0,
+      counted: 1,
+    });
+    expect((await api.get(`/quedadas/reliability/${pair.a.userId}`, pair.b.token)).body.reliability).toEqual({
+      kept: 0,
+      counted: 1,
+    });
     await api.call('PUT', '/settings', { token: pair.b.token, body: { quedadas: { showReliability: false } } });
     expect((await api.get(`/quedadas/reliability/${pair.b.userId}`, pair.a.token)).body.reliability).toBeNull();
   });

@@ -129,6 +129,12 @@ const conversationRoute = createRoute({
   component: lazyRouteComponent(() => import('../routes/messages-conversation.tsx'), 'MessagesConversationPage'),
 });
 
+const entrenosRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'entrenos',
+  component: lazyRouteComponent(() => import('../routes/entrenos.tsx'), 'EntrenosPage'),
+});
+
 const notificationsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: 'notifications',
@@ -189,6 +195,7 @@ export const routeTree = rootRoute.addChildren([
     matchesRoute,
     messagesRoute,
     conversationRoute,
+    entrenosRoute,
     notificationsRoute,
     editProfileRoute,
   ]),

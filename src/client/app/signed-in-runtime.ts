@@ -9,6 +9,7 @@ import { startConversationUpdates } from '../features/chat/conversations-store.t
 import { startUnreadCount } from '../features/chat/unread-store.ts';
 import { startMatchesCount } from '../features/matches/index.ts';
 import { startNotifications } from '../features/notifications/index.ts';
+import { startQuedadas } from '../features/quedadas/index.ts';
 import { startDraftCleanup } from '../services/drafts.ts';
 import { startOffline } from '../services/offline.ts';
 import { startPushCleanup } from '../services/push.ts';
@@ -27,6 +28,7 @@ export function startSignedInRuntime(): void {
   startConversationUpdates();
   startMatchesCount();
   startNotifications();
+  startQuedadas();
   startPushCleanup();
   startDraftCleanup();
 }

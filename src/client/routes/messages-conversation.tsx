@@ -1,11 +1,23 @@
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { ChatScreen } from '../features/chat/index.ts';
+import { useCurrentUserId } from '../features/profile/index.ts';
+import {
+  QuedadaComposerButton,
+  QuedadaHeaderLine,
+  QuedadaThread,
+  useConversationQuedadas,
+} from '../features/quedadas/index.ts';
 import { SafetyMenu } from '../features/safety/index.ts';
 
-/** One conversation, /messages/{conversationId} (spec 001 §2); the block and report menu comes from safety. */
+/**
+ * One conversation, /messages/{conversationId} (spec 001 §2); the block and report menu comes from
+ * safety, the quedadas (header line, cards, "Proponer entreno") from quedadas.
+ */
 export function MessagesConversationPage() {
   const { conversationId } = useParams({ from: '/app/messages/$conversationId' });
   const navigate = useNavigate();
+  const ownUserId = useCurrentUserId();
+  const quedadas = useConversationQuedadas(conversationId);
   return (
     <ChatScreen
       key={conversationId}
@@ -17,6 +29,15 @@ export function MessagesConversationPage() {
           onBlocked={() => void navigate({ to: '/messages', replace: true })}
         />
       )}
+      extensions={{
+        renderHeaderLine: () => <QuedadaHeaderLine conversationId={conversationId} quedadas={quedadas} />,
+        renderThreadEnd: ({ otherUser }) => (
+          <QuedadaThread quedadas={quedadas} ownUserId={ownUserId} otherName={otherUser.name} />
+        ),
+        renderComposerAction: ({ otherUser }) => (
+          <QuedadaComposerButton conversationId={conversationId} otherUserId={otherUser.userId} quedadas={quedadas} />
+        ),
+      }}
     />
   );
 }

@@ -10,6 +10,7 @@ import type { ChatMessage, ConversationSummary, MessageStatus } from '#shared/ch
 import type { MatchListItem } from '#shared/discovery/discovery-schemas';
 import type { Notification } from '#shared/notifications/notification-schemas';
 import type { OwnProfile, PublicProfile } from '#shared/profile/profile-schema';
+import type { Quedada } from '#shared/quedadas/quedada-schemas';
 import { LOCAL_DB_PREFIX, SESSION_DB_NAME } from '#shared/offline';
 
 export { LOCAL_DB_PREFIX, SESSION_DB_NAME } from '#shared/offline';
@@ -33,7 +34,13 @@ export type MetaRow = { key: string; value: string };
 /** A photo picked in the unfinished profile wizard, kept so a reload or an evicted tab keeps it. */
 export type StoredWizardPhoto = { position: number; blob: Blob; name: string; type: string };
 
-export type OutboxKind = 'message' | 'swipe' | 'markRead' | 'notification';
+/**
+ * A quedada as kept on the device: the server's copy (key `_id`), or a proposal still in the
+ * outbox (key: its clientId, `_id` empty). `sync` says whether the row waits for the server.
+ */
+export type StoredQuedada = Quedada & { key: string; sync: 'synced' | 'pending' | 'error' };
+
+export type OutboxKind = 'message' | 'swipe' | 'markRead' | 'notification' | 'quedada';
 export type OutboxStatus = 'pending' | 'failed';
 
 /** The HTTP call that delivers an item: what the worker replays when no page is open. */
@@ -64,6 +71,7 @@ export type LocalDb = Dexie & {
   meta: EntityTable<MetaRow, 'key'>;
   outbox: EntityTable<OutboxItem, 'id'>;
   wizardPhotos: EntityTable<StoredWizardPhoto, 'position'>;
+  quedadas: EntityTable<StoredQuedada, 'key'>;
 };
 
 export function localDbName(userId: string): string {
@@ -85,6 +93,8 @@ export function openLocalDb(userId: string): LocalDb {
   });
   // Issue #20: the profile wizard's picked photos (its fields and step are a `meta` row).
   db.version(2).stores({ wizardPhotos: 'position' });
+  // Quedadas (issue #21).
+  db.version(3).stores({ quedadas: 'key, conversationId, _id, startsAt' });
   return db;
 }
 
@@ -358,6 +368,39 @@ export async function readNotifications(db: LocalDb): Promise<Notification[] | n
     const rows = await db.notifications.orderBy('createdAt').reverse().toArray();
     return rows.map(({ id: _id, ...notification }) => notification);
   });
+}
+
+// ---- quedadas -----------------------------------------------------------------------------------
+
+/**
+ * Server copies of quedadas: each replaces the pending row of its proposal (same clientId) and
+ * any older copy; a copy older than the stored one, or not newer than a pending change, is skipped.
+ */
+export async function upsertQuedadas(db: LocalDb, list: readonly Quedada[]): Promise<void> {
+  await db.transaction('rw', db.quedadas, async () => {
+    for (const quedada of list) {
+      await db.quedadas.delete(quedada.clientId);
+      const stored = await db.quedadas.get(quedada._id);
+      if (
+        stored &&
+        (stored.version > quedada.version || (stored.sync === 'pending' && stored.version === quedada.version))
+      ) {
+        continue;
+      }
+      await db.quedadas.put({ ...quedada, key: quedada._id, sync: 'synced' });
+    }
+  });
+}
+
+/** A conversation's quedadas on the device, newest first. */
+export async function readQuedadas(db: LocalDb, conversationId: string): Promise<StoredQuedada[]> {
+  const rows = await db.quedadas.where('conversationId').equals(conversationId).toArray();
+  return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Every quedada on the device (the upcoming list and the pair lines read it). */
+export async function readAllQuedadas(db: LocalDb): Promise<StoredQuedada[]> {
+  return db.quedadas.orderBy('startsAt').toArray();
 }
 
 // ---- outbox ---------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ export const QUEDADA_MESSAGES = {
   quedadaNotFound: 'Quedada no encontrada',
   conversationNotFound: 'Conversación no encontrada',
   cannotPlan: 'No puedes proponer entrenos en esta conversación',
+  requestsOff: 'Esta persona no acepta propuestas de entreno ahora mismo',
   alreadyActive: 'Ya hay una quedada pendiente o aceptada en esta conversación',
   notAnswerable: 'Esta quedada ya no admite respuestas',
   cancelled: 'Esta quedada está cancelada',

@@ -75,9 +75,7 @@ export function sharedAvailabilityText(slots: readonly string[]): string | null 
     byPart.set(part, [...(byPart.get(part) ?? []), day]);
   }
   const phrases = [...byPart.entries()].map(([part, days]) => {
-    const sorted = days
-      .sort((a, b) => SLOT_DAYS.indexOf(a) - SLOT_DAYS.indexOf(b))
-      .map((day) => day.toLowerCase());
+    const sorted = days.sort((a, b) => SLOT_DAYS.indexOf(a) - SLOT_DAYS.indexOf(b)).map((day) => day.toLowerCase());
     const list = sorted.length === 1 ? sorted[0] : `${sorted.slice(0, -1).join(', ')} y ${sorted.at(-1)}`;
     return `${list} por la ${part}`;
   });

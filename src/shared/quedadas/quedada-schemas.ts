@@ -7,7 +7,15 @@ import { QUEDADA_MESSAGES } from './quedada-messages.ts';
 
 const M = QUEDADA_MESSAGES;
 
-export const QUEDADA_STATUSES = ['proposed', 'countered', 'accepted', 'declined', 'cancelled', 'done', 'missed'] as const;
+export const QUEDADA_STATUSES = [
+  'proposed',
+  'countered',
+  'accepted',
+  'declined',
+  'cancelled',
+  'done',
+  'missed',
+] as const;
 export type QuedadaStatus = (typeof QUEDADA_STATUSES)[number];
 /** A proposal waiting for the other person's answer. */
 export const OPEN_STATUSES: readonly QuedadaStatus[] = ['proposed', 'countered'];
@@ -95,6 +103,12 @@ export const QuedadaActionRequestSchema = v.variant(
 );
 export type QuedadaActionRequest = v.InferOutput<typeof QuedadaActionRequestSchema>;
 export type QuedadaAction = QuedadaActionRequest['action'];
+/** An action as the user chooses it, before the outbox gives it a clientId. */
+export type QuedadaActionInput = QuedadaActionRequest extends infer T
+  ? T extends unknown
+    ? Omit<T, 'clientId'>
+    : never
+  : never;
 
 /** One earlier proposal on the card's history ("Proponer otra hora"). */
 export type QuedadaProposal = { by: string; startsAt: string; durationMin: number; at: string };

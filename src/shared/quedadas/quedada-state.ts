@@ -4,7 +4,7 @@
  * it before its guarded write (which re-checks the version it read), the client to decide which
  * buttons a card shows, and the unit tests against every pair of state and action.
  */
-import { QUEDADA_MESSAGES } from './quedada-messages.ts';
+import type { QUEDADA_MESSAGES } from './quedada-messages.ts';
 import {
   LATE_CANCEL_MS,
   OPEN_STATUSES,
@@ -34,9 +34,7 @@ export type QuedadaPatch = {
   confirmations?: Record<string, boolean | null>;
 };
 
-export type Transition =
-  | { ok: true; patch: QuedadaPatch }
-  | { ok: false; status: 403 | 409 | 400; error: MessageKey };
+export type Transition = { ok: true; patch: QuedadaPatch } | { ok: false; status: 403 | 409 | 400; error: MessageKey };
 
 const refuse = (status: 403 | 409 | 400, error: MessageKey): Transition => ({ ok: false, status, error });
 

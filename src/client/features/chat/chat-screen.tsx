@@ -77,12 +77,27 @@ export type RenderChatHeaderActions = (conversation: {
   otherUser: { userId: string; name: string };
 }) => ReactNode;
 
+/** What the quedadas feature adds to the chat (issue #21): the header line, the thread's cards, the composer's button. */
+export type ChatExtensions = {
+  renderHeaderLine?: (conversation: { conversationId: string }) => ReactNode;
+  renderThreadEnd?: (conversation: {
+    conversationId: string;
+    otherUser: { userId: string; name: string };
+  }) => ReactNode;
+  renderComposerAction?: (conversation: {
+    conversationId: string;
+    otherUser: { userId: string; name: string };
+  }) => ReactNode;
+};
+
 export function ChatScreen({
   conversationId,
   renderHeaderActions,
+  extensions = {},
 }: {
   conversationId: string;
   renderHeaderActions?: RenderChatHeaderActions;
+  extensions?: ChatExtensions;
 }) {
   const snap = useSnapshot(chatState);
   const ownUserId = session.current()?.user.userId ?? '';
@@ -145,7 +160,9 @@ export function ChatScreen({
           </h1>
           {snap.isOtherTyping ? (
             <p className="text-xs font-medium text-brand-700 dark:text-brand-400">Escribiendo...</p>
-          ) : null}
+          ) : (
+            extensions.renderHeaderLine?.({ conversationId })
+          )}
         </div>
         {isSuper && <SuperEntrenoBadge />}
         {conversation &&
@@ -203,6 +220,11 @@ export function ChatScreen({
                 ),
               )}
             </ol>
+            {conversation &&
+              extensions.renderThreadEnd?.({
+                conversationId,
+                otherUser: { userId: conversation.otherUser.userId, name },
+              })}
             {snap.isOtherTyping && (
               <div
                 data-testid="typing-indicator"
@@ -258,15 +280,22 @@ export function ChatScreen({
             onSubmit={submit}
             className="flex flex-col gap-2 border-t border-stone-200/80 pb-3 pt-2 dark:border-white/8"
           >
-            <button
-              type="button"
-              aria-expanded={isQuickOpen}
-              aria-controls="quick-replies"
-              onClick={() => setIsQuickOpen((open) => !open)}
-              className="self-start rounded-full px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-400 dark:hover:bg-brand-500/12"
-            >
-              Respuestas rápidas
-            </button>
+            <div className="flex flex-wrap items-center gap-1">
+              <button
+                type="button"
+                aria-expanded={isQuickOpen}
+                aria-controls="quick-replies"
+                onClick={() => setIsQuickOpen((open) => !open)}
+                className="self-start rounded-full px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-400 dark:hover:bg-brand-500/12"
+              >
+                Respuestas rápidas
+              </button>
+              {conversation &&
+                extensions.renderComposerAction?.({
+                  conversationId,
+                  otherUser: { userId: conversation.otherUser.userId, name },
+                })}
+            </div>
             <div className="flex items-end gap-2">
               <label htmlFor="chat-input" className="sr-only">
                 Mensaje

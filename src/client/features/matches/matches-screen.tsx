@@ -12,10 +12,13 @@ function MatchCard({
   match,
   onOpenProfile,
   onOpenPhotos,
+  extra,
 }: {
   match: MatchCardData;
   onOpenProfile: () => void;
   onOpenPhotos: () => void;
+  /** What other features add under the goals (the quedadas' next session and pair streak). */
+  extra?: ReactNode;
 }) {
   const other = match.otherUser;
   return (
@@ -70,6 +73,7 @@ function MatchCard({
             ))}
           </ul>
         )}
+        {extra}
         <Link
           to="/messages/$conversationId"
           params={{ conversationId: chatTarget(match) }}
@@ -110,9 +114,15 @@ function SkeletonGrid() {
 export function MatchesScreen({
   userId,
   renderProfileModal,
+  renderMatchExtra,
+  renderHeaderExtra,
 }: {
   userId: string;
   renderProfileModal: (userId: string | null, onClose: () => void) => ReactNode;
+  /** A line on each match card, by conversation (the quedadas feature's). */
+  renderMatchExtra?: (conversationId: string) => ReactNode;
+  /** Next to the title (the link to "Próximos entrenos"). */
+  renderHeaderExtra?: () => ReactNode;
 }) {
   usePageTitle('Entrenamientos');
   const snap = useSnapshot(matchesState);
@@ -130,9 +140,12 @@ export function MatchesScreen({
   const count = current.status === 'ready' ? current.matches.length : null;
   return (
     <div className="flex flex-col gap-5">
-      <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl dark:text-white">
-        {count === null ? 'Tus entrenamientos' : `Tus entrenamientos (${count})`}
-      </h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl dark:text-white">
+          {count === null ? 'Tus entrenamientos' : `Tus entrenamientos (${count})`}
+        </h1>
+        {renderHeaderExtra?.()}
+      </div>
       {current.status === 'loading' && (
         <>
           <p className="sr-only" role="status">
@@ -173,6 +186,7 @@ export function MatchesScreen({
             <MatchCard
               key={match.matchId}
               match={match as MatchCardData}
+              extra={match.conversationId ? renderMatchExtra?.(match.conversationId) : undefined}
               onOpenProfile={() => setProfileUserId(match.otherUser.userId)}
               onOpenPhotos={() =>
                 match.otherUser.photos.length > 0

@@ -33,6 +33,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { Switch } from '../../ui/switch.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { PushSetting } from './push-setting.tsx';
+import { QuedadaReliabilitySwitch, QuedadaReminderField } from './quedada-settings.tsx';
 import { readVerificationRequestedAt, requestVerification, settingsStore } from './settings-live.ts';
 import { ThemePicker } from './theme-picker.tsx';
 
@@ -358,6 +359,7 @@ function SettingsForm({
             description={NOTIFICATION_LABELS[key].description}
           />
         ))}
+        <QuedadaReminderField settings={settings} update={update} />
         <Divider />
         <PushSetting />
         {renderSoundSwitch()}
@@ -373,6 +375,7 @@ function SettingsForm({
             description={PRIVACY_LABELS[key].description}
           />
         ))}
+        <QuedadaReliabilitySwitch settings={settings} update={update} />
         <Divider />
         {renderDataActions()}
       </Section>

@@ -195,7 +195,11 @@ export function createQuedadaRepository(db: Database) {
      */
     async act(input: ActInput): Promise<ActOutcome> {
       const { patch, userId, now } = input;
-      const sets: SQL[] = [sql`status = ${patch.status}::text`, sql`version = q.version + 1`, sql`updated_at = ${now}::timestamptz`];
+      const sets: SQL[] = [
+        sql`status = ${patch.status}::text`,
+        sql`version = q.version + 1`,
+        sql`updated_at = ${now}::timestamptz`,
+      ];
       if (patch.proposedBy !== undefined) sets.push(sql`proposed_by = ${patch.proposedBy}::uuid`);
       if (patch.startsAt !== undefined) sets.push(sql`starts_at = ${patch.startsAt}::timestamptz`);
       if (patch.durationMin !== undefined) sets.push(sql`duration_min = ${patch.durationMin}::int`);
@@ -335,7 +339,9 @@ export function createQuedadaRepository(db: Database) {
     async claimDue(now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
       const token = randomUUID();
       const until = new Date(now.getTime() + leaseMs);
-      const rows = rowsOf<Row & { job_id: number; job_kind: string; job_user: string; is_live: boolean; other_name: string | null }>(
+      const rows = rowsOf<
+        Row & { job_id: number; job_kind: string; job_user: string; is_live: boolean; other_name: string | null }
+      >(
         await db.execute(sql`
           with due as (
             select id from quedada_jobs
@@ -360,7 +366,9 @@ export function createQuedadaRepository(db: Database) {
         const isWanted =
           kind === 'reminder'
             ? quedada.status === 'accepted'
-            : quedada.status !== 'cancelled' && quedada.status !== 'declined' && quedada.confirmations[row.job_user] === null;
+            : quedada.status !== 'cancelled' &&
+              quedada.status !== 'declined' &&
+              quedada.confirmations[row.job_user] === null;
         return {
           id: Number(row.job_id),
           token,
@@ -384,7 +392,13 @@ export function createQuedadaRepository(db: Database) {
 
     /** Test and operations view: a quedada's jobs. */
     async jobsOf(quedadaId: string) {
-      return rowsOf<{ kind: string; user_id: string; run_at: Date | string; done_at: Date | string | null; attempts: number }>(
+      return rowsOf<{
+        kind: string;
+        user_id: string;
+        run_at: Date | string;
+        done_at: Date | string | null;
+        attempts: number;
+      }>(
         await db.execute(sql`select kind, user_id, run_at, done_at, attempts from quedada_jobs
           where quedada_id = ${quedadaId}::uuid order by kind, user_id`),
       );

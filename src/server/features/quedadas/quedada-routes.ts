@@ -65,9 +65,12 @@ export async function quedadaRoutes(
     return { success: true, reliability: await quedadas.reliability(requireAuth(request).userId, request.params.id) };
   });
 
-  app.get<{ Params: Params }>('/conversations/:id/suggestions', async (request): Promise<QuedadaSuggestionsResponse> => {
-    return { success: true, suggestions: await quedadas.suggestions(requireAuth(request).userId, request.params.id) };
-  });
+  app.get<{ Params: Params }>(
+    '/conversations/:id/suggestions',
+    async (request): Promise<QuedadaSuggestionsResponse> => {
+      return { success: true, suggestions: await quedadas.suggestions(requireAuth(request).userId, request.params.id) };
+    },
+  );
 
   app.get<{ Params: Params }>('/:id', async (request): Promise<QuedadaResponse> => {
     return { success: true, quedada: await quedadas.get(requireAuth(request).userId, request.params.id) };
@@ -77,7 +80,11 @@ export async function quedadaRoutes(
   app.get<{ Params: Params }>('/:id/calendar', async (request, reply) => {
     const data = await quedadas.calendarData(requireAuth(request).userId, request.params.id);
     const url = new URL(`/messages/${data.quedada.conversationId}`, options.publicOrigin).toString();
-    const body = quedadaCalendar(data.quedada, { otherName: data.otherName, reminderMinutes: data.reminderMinutes, url });
+    const body = quedadaCalendar(data.quedada, {
+      otherName: data.otherName,
+      reminderMinutes: data.reminderMinutes,
+      url,
+    });
     return reply
       .header('content-type', 'text/calendar; charset=utf-8')
       .header('content-disposition', `attachment; filename="entreno-${data.quedada._id.slice(0, 8)}.ics"`)

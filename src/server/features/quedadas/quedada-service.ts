@@ -29,7 +29,9 @@ const M = QUEDADA_MESSAGES;
 export type Caller = { userId: string; sessionId: string };
 
 /** How quedadas reach sockets: the chat's emitter (`user:<id>`, every node). */
-export type QuedadaRealtime = { emitToUser(userId: string, event: typeof QUEDADA_UPDATED_EVENT, payload: QuedadaUpdatedEvent): void };
+export type QuedadaRealtime = {
+  emitToUser(userId: string, event: typeof QUEDADA_UPDATED_EVENT, payload: QuedadaUpdatedEvent): void;
+};
 
 /** The notifications feature as quedadas see it (in-app + push, collapsed by key). */
 export type QuedadaNotifier = {
@@ -50,7 +52,10 @@ export type QuedadaNotifier = {
 
 /** The settings the quedadas read. */
 export type QuedadaSettings = {
-  get(userId: string): Promise<{ quedadas: { reminderMinutes: number; showReliability: boolean } }>;
+  get(userId: string): Promise<{
+    quedadas: { reminderMinutes: number; showReliability: boolean };
+    privacy: { allowTrainingRequests: boolean };
+  }>;
 };
 
 export type QuedadaServiceDeps = {
@@ -114,7 +119,7 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
 
   const readable = async (userId: string, quedadaId: string): Promise<QuedadaRecord> => {
     const found = isQuedadaId(quedadaId) ? await quedadas.findById(quedadaId.toLowerCase()) : undefined;
-    if (!found || !found.members.includes(userId)) throw notFound(M.quedadaNotFound);
+    if (!found?.members.includes(userId)) throw notFound(M.quedadaNotFound);
     return found;
   };
 
@@ -136,7 +141,10 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
   };
 
   /** The reminder (each member's own setting) and the question after the end, for both members. */
-  const jobsFor = async (record: QuedadaRecord, patch: { startsAt?: string; durationMin?: number }): Promise<JobSpec[]> => {
+  const jobsFor = async (
+    record: QuedadaRecord,
+    patch: { startsAt?: string; durationMin?: number },
+  ): Promise<JobSpec[]> => {
     const startMs = new Date(patch.startsAt ?? record.startsAt).getTime();
     const endMs = startMs + (patch.durationMin ?? record.durationMin) * 60_000;
     const now = clock.now().getTime();
@@ -162,6 +170,12 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
         throw badRequest(M[problem], 'VALIDATION');
       }
       await limit(caller.userId);
+      // "Permitir solicitudes de entrenamiento" off (/config): nobody may propose to this person.
+      const members = await deps.suggestions.members(input.conversationId.toLowerCase());
+      const other = members?.includes(caller.userId) ? members.find((member) => member !== caller.userId) : undefined;
+      if (other && !(await deps.settings.get(other)).privacy.allowTrainingRequests) {
+        throw new AppError(403, M.requestsOff, 'REQUESTS_OFF');
+      }
       const outcome = await quedadas.propose({
         ...caller,
         clientId: input.clientId,
@@ -186,7 +200,8 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
     async act(caller: Caller, quedadaId: string, body: unknown): Promise<{ quedada: QuedadaRecord; isNew: boolean }> {
       const input: QuedadaActionRequest = parseInput(QuedadaActionRequestSchema, body);
       const current = await readable(caller.userId, quedadaId);
-      if (await quedadas.hasAction(caller.userId, input.clientId, current._id)) return { quedada: current, isNew: false };
+      if (await quedadas.hasAction(caller.userId, input.clientId, current._id))
+        return { quedada: current, isNew: false };
       const now = clock.now();
       if (input.action === 'counter') {
         const problem = startProblem(input.startsAt, now, QUEDADA_HORIZON_DAYS);
@@ -220,15 +235,23 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
       const { quedada } = outcome;
       announce(quedada);
       const when = madridWhen.format(new Date(quedada.startsAt));
-      if (quedada.status === 'proposed') notifyOther(quedada, actorId, 'Nueva propuesta de entreno', `${quedada.activity} en ${quedada.gymName}, ${when}`);
-      if (quedada.status === 'countered') notifyOther(quedada, actorId, 'Te proponen otra hora', `${quedada.activity}: ${when}`);
-      if (quedada.status === 'accepted') notifyOther(quedada, actorId, 'Quedada aceptada', `${quedada.activity} en ${quedada.gymName}, ${when}`);
+      if (quedada.status === 'proposed')
+        notifyOther(
+          quedada,
+          actorId,
+          'Nueva propuesta de entreno',
+          `${quedada.activity} en ${quedada.gymName}, ${when}`,
+        );
+      if (quedada.status === 'countered')
+        notifyOther(quedada, actorId, 'Te proponen otra hora', `${quedada.activity}: ${when}`);
+      if (quedada.status === 'accepted')
+        notifyOther(quedada, actorId, 'Quedada aceptada', `${quedada.activity} en ${quedada.gymName}, ${when}`);
     },
 
     async listForConversation(userId: string, conversationId: string): Promise<Quedada[]> {
       await this.sweep(userId);
       const access = await deps.suggestions.members(conversationId);
-      if (!access || !access.includes(userId)) throw notFound(M.conversationNotFound);
+      if (!access?.includes(userId)) throw notFound(M.conversationNotFound);
       return (await quedadas.listForConversation(conversationId.toLowerCase())).map(toQuedada);
     },
 
@@ -259,27 +282,34 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
 
     /** "8 de 9 quedadas cumplidas" of `userId`, as a match (or the user) sees it; null when hidden. */
     async reliability(viewerId: string, userId: string): Promise<Reliability | null> {
-      if (viewerId !== userId && !(await deps.suggestions.areMatched(viewerId, userId))) throw notFound(M.quedadaNotFound);
-      const { showReliability } = (await deps.settings.get(userId)).quedadas;
+      if (viewerId !== userId && !(await deps.suggestions.areMatched(viewerId, userId)))
+        throw notFound(M.quedadaNotFound);
+      const { showReliability } = (await deps.settings.get(userId.toLowerCase())).quedadas;
       if (!showReliability && viewerId !== userId) return null;
-      const result = reliabilityOf(userId, await quedadas.listCounted(userId));
+      const result = reliabilityOf(userId, await quedadas.listCounted(userId.toLowerCase()));
       return result.counted === 0 ? null : result;
     },
 
     /** What the proposal form offers first: the two gyms, the shared slots, the sports and goals. */
     async suggestions(userId: string, conversationId: string): Promise<QuedadaSuggestions> {
-      const members = isQuedadaId(conversationId) ? await deps.suggestions.members(conversationId.toLowerCase()) : undefined;
-      if (!members || !members.includes(userId)) throw notFound(M.conversationNotFound);
+      const members = isQuedadaId(conversationId)
+        ? await deps.suggestions.members(conversationId.toLowerCase())
+        : undefined;
+      if (!members?.includes(userId)) throw notFound(M.conversationNotFound);
       const profiles = await deps.suggestions.profiles(members);
       const mine = profiles.find((profile) => profile.userId === userId);
       const theirs = profiles.find((profile) => profile.userId !== userId);
       const gyms = [mine, theirs]
         .filter((profile) => !!profile?.gymName)
         .map((profile) => ({ name: profile?.gymName as string, address: profile?.gymAddress ?? null }))
-        .filter((gym, index, all) => all.findIndex((other) => other.name.toLowerCase() === gym.name.toLowerCase()) === index);
+        .filter(
+          (gym, index, all) => all.findIndex((other) => other.name.toLowerCase() === gym.name.toLowerCase()) === index,
+        );
       const sharedSlots = (mine?.availability ?? []).filter((slot) => theirs?.availability.includes(slot));
       const common = (mine?.sports ?? []).filter((sport) => theirs?.sports.includes(sport));
-      const activities = [...new Set([...common, ...(mine?.sports ?? []), ...(theirs?.sports ?? []), ...(mine?.goals ?? [])])].slice(0, 8);
+      const activities = [
+        ...new Set([...common, ...(mine?.sports ?? []), ...(theirs?.sports ?? []), ...(mine?.goals ?? [])]),
+      ].slice(0, 8);
       return { gyms, sharedSlots, sharedText: sharedAvailabilityText(sharedSlots), activities };
     },
 

@@ -1,0 +1,42 @@
+/** The quedadas' HTTP calls (issue #21), typed with the shared shapes. Writes go through the outbox. */
+import type { GymSearchResponse, GymSuggestion } from '#shared/discovery/discovery-schemas';
+import { GYM_SEARCH_TOOL } from '#shared/discovery/discovery-schemas';
+import type {
+  PairSummaryListResponse,
+  QuedadaListResponse,
+  QuedadaSuggestionsResponse,
+  ReliabilityResponse,
+} from '#shared/quedadas/quedada-schemas';
+import { api, requestJson, toApiError } from '../../services/http.ts';
+
+export const quedadaApi = {
+  listForConversation: (conversationId: string) =>
+    requestJson<QuedadaListResponse>('quedadas', { searchParams: { conversationId } }),
+  listUpcoming: () => requestJson<QuedadaListResponse>('quedadas', { searchParams: { upcoming: '1' } }),
+  pairs: () => requestJson<PairSummaryListResponse>('quedadas/pairs'),
+  suggestions: (conversationId: string) =>
+    requestJson<QuedadaSuggestionsResponse>(`quedadas/conversations/${encodeURIComponent(conversationId)}/suggestions`),
+  reliability: (userId: string) =>
+    requestJson<ReliabilityResponse>(`quedadas/reliability/${encodeURIComponent(userId)}`),
+  /** The `.ics` of an accepted quedada, as text (the bearer token rides on the call). */
+  async calendar(quedadaId: string): Promise<string> {
+    try {
+      return await api(`quedadas/${encodeURIComponent(quedadaId)}/calendar`).text();
+    } catch (error) {
+      throw await toApiError(error);
+    }
+  },
+  /** Gym search (`search_gyms`, spec 001 §7) after the two profiles' gyms; a failure finds nothing. */
+  async searchGyms(query: string, signal?: AbortSignal): Promise<GymSuggestion[]> {
+    try {
+      const answer = await requestJson<GymSearchResponse>('mcp/tool', {
+        method: 'post',
+        json: { server_name: 'gyms', tool_name: GYM_SEARCH_TOOL, arguments: { query, location: null } },
+        signal,
+      });
+      return Array.isArray(answer.gyms) ? answer.gyms : [];
+    } catch {
+      return [];
+    }
+  },
+};
