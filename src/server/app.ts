@@ -270,6 +270,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     notifier: notificationFeatures.notifications,
     settings: notificationFeatures.settings,
     publicOrigin: config.publicOrigin,
+    hasDevRoutes: config.env !== 'production',
   });
   await http.register(staticPwaPlugin, { clientDir: config.clientDir });
   notificationFeatures.start();

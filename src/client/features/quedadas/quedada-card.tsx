@@ -132,10 +132,7 @@ export function QuedadaCard({
         )}
         {actions.includes('confirm') && (ownAnswer === null || ownAnswer === undefined) && (
           <fieldset className="mt-3 rounded-xl bg-stone-50 p-3 dark:bg-white/5">
-            <legend className="sr-only">¿Entrenasteis juntos?</legend>
-            <p className="text-sm font-semibold text-stone-900 dark:text-white" aria-hidden="true">
-              ¿Entrenasteis juntos?
-            </p>
+            <legend className="text-sm font-semibold text-stone-900 dark:text-white">¿Entrenasteis juntos?</legend>
             <div className="mt-2 flex gap-2">
               <Button size="sm" onClick={() => act({ action: 'confirm', trained: true })}>
                 Sí

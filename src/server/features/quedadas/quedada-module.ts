@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import { createChatRealtime } from '../chat/chat-socket.ts';
 import { createQuedadaRepository } from './quedada-repository.ts';
-import { quedadaRoutes } from './quedada-routes.ts';
+import { devQuedadaRoutes, quedadaRoutes } from './quedada-routes.ts';
 import {
   createQuedadaService,
   type QuedadaNotifier,
@@ -37,6 +37,8 @@ export async function registerQuedadas(
     notifier: QuedadaNotifier;
     settings: QuedadaSettings;
     publicOrigin: Config['publicOrigin'];
+    /** Outside production: `/api/dev/quedadas/{id}/rewind`. */
+    hasDevRoutes: boolean;
   },
 ): Promise<QuedadaModule> {
   const logger = http.log;
@@ -53,7 +55,10 @@ export async function registerQuedadas(
     logger,
   });
   await http.register(
-    async (api) => api.register(quedadaRoutes, { prefix: '/quedadas', quedadas, publicOrigin: deps.publicOrigin }),
+    async (api) => {
+      await api.register(quedadaRoutes, { prefix: '/quedadas', quedadas, publicOrigin: deps.publicOrigin });
+      if (deps.hasDevRoutes) await api.register(devQuedadaRoutes, { prefix: '/dev', quedadas });
+    },
     { prefix: '/api' },
   );
   let timer: NodeJS.Timeout | undefined;

@@ -390,6 +390,26 @@ export function createQuedadaRepository(db: Database) {
       return rows.length > 0;
     },
 
+    /**
+     * Outside production only (`POST /api/dev/quedadas/{id}/rewind`): moves an accepted quedada
+     * so that it ended a minute ago, its reminders spent and its question due now.
+     */
+    async rewind(quedadaId: string, userId: string, now: Date): Promise<QuedadaRecord | undefined> {
+      return one(sql`
+        with moved as (
+          update quedadas q set starts_at = ${now}::timestamptz - make_interval(mins => q.duration_min + 1),
+            version = q.version + 1, updated_at = ${now}::timestamptz
+          where q.id = ${quedadaId}::uuid and ${userId}::uuid in (q.user_a, q.user_b) and q.status = 'accepted'
+          returning q.*
+        ), jobs as (
+          update quedada_jobs j set
+            done_at = case when j.kind = 'reminder' then ${now}::timestamptz else j.done_at end,
+            run_at = case when j.kind = 'confirm' then ${now}::timestamptz else j.run_at end
+          where j.quedada_id in (select id from moved) and j.done_at is null returning 1
+        )
+        select * from moved`);
+    },
+
     /** Test and operations view: a quedada's jobs. */
     async jobsOf(quedadaId: string) {
       return rowsOf<{

@@ -91,3 +91,14 @@ export async function quedadaRoutes(
       .send(body);
   });
 }
+
+/**
+ * `POST /api/dev/quedadas/{id}/rewind` — outside production only, like the other `/api/dev`
+ * tools: an accepted quedada of one's own moves so that it ended a minute ago, so the
+ * "¿Entrenasteis juntos?" step can be tried (and tested end to end) without waiting for it.
+ */
+export async function devQuedadaRoutes(app: FastifyInstance, options: { quedadas: QuedadaService }) {
+  app.post<{ Params: Params }>('/quedadas/:id/rewind', { preHandler: app.authenticate }, async (request) => {
+    return { success: true, quedada: await options.quedadas.rewind(requireAuth(request).userId, request.params.id) };
+  });
+}

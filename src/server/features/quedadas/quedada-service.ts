@@ -323,6 +323,16 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
       return { quedada: toQuedada(record), otherName: profile?.name ?? '', reminderMinutes };
     },
 
+    /** Outside production only: the quedada as if it had just ended (tries the after-session question). */
+    async rewind(userId: string, quedadaId: string): Promise<Quedada> {
+      const current = await readable(userId, quedadaId);
+      const moved = await quedadas.rewind(current._id, userId, clock.now());
+      if (!moved) throw conflict(M.notAnswerable, 'QUEDADA_STATE');
+      announce(moved);
+      void this.runDueJobs().catch((error: unknown) => logger.warn({ err: error }, 'quedadas: job runner failed'));
+      return toQuedada(moved);
+    },
+
     /** Ends the quedadas of conversations that were unmatched or blocked, and tells both members. */
     async sweep(userId?: string): Promise<void> {
       for (const record of await quedadas.cancelEnded(clock.now(), userId)) announce(record);
