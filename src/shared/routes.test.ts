@@ -26,6 +26,7 @@ describe('route helpers', () => {
       '/messages/abc',
       '/notifications',
       '/edit-profile',
+      '/entrenos',
     ]) {
       expect(isProtectedPath(path)).toBe(true);
       expect(isPublicPath(path)).toBe(false);

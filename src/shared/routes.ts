@@ -8,6 +8,7 @@ export const PROTECTED_PATHS = [
   '/messages',
   '/notifications',
   '/edit-profile',
+  '/entrenos',
 ] as const;
 
 /** Paths the SPA answers; anything else is its 404 page. `$param` marks a path segment. */
@@ -31,6 +32,7 @@ export const APP_ROUTE_PATTERNS = [
   '/messages/$conversationId',
   '/notifications',
   '/edit-profile',
+  '/entrenos',
 ] as const;
 
 /** True when the path (no query) is one of the app's routes. */

@@ -88,6 +88,16 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
   expect(event.endDate.toJSDate().getTime() - event.startDate.toJSDate().getTime()).toBe(90 * 60_000);
   expect(event.component.getFirstSubcomponent('valarm')).not.toBeNull();
 
+  // "Próximos entrenos" lists it (a page of its own, loaded directly).
+  const pageC = await pageB.context().newPage();
+  await pageC.setViewportSize(PHONE);
+  await pageC.goto('/entrenos');
+  await expect(pageC.getByRole('heading', { name: 'Próximos entrenos' })).toBeVisible();
+  await expect(pageC.getByTestId('upcoming-quedada')).toContainText('Pierna');
+  await expect(pageC.getByTestId('upcoming-quedada')).toContainText('19:30');
+  await pageC.screenshot({ path: 'test-results/quedadas-upcoming-390.png' });
+  await pageC.close();
+
   // The session "happens" (a development tool moves it into the past), then both are asked.
   const listed = await request.get(`/api/quedadas?conversationId=${conversationId}`, {
     headers: { authorization: `Bearer ${a.token}` },

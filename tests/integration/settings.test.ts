@@ -62,6 +62,7 @@ describe('settings kept on the server (spec 001 §3, docs/decisions/0008)', () =
       twoFactor: true,
       cookies: { necessary: true, marketing: true },
       theme: 'dark',
+      quedadas: { reminderMinutes: 30 },
     });
     const settings = await get(user.token);
     expect(settings).toEqual({
@@ -71,6 +72,7 @@ describe('settings kept on the server (spec 001 §3, docs/decisions/0008)', () =
       twoFactor: true,
       cookies: { necessary: true, analytics: true, marketing: true, preferences: true },
       theme: 'dark',
+      quedadas: { reminderMinutes: 30, showReliability: true },
     });
     expect((await app.notifications.settings.get(user.userId)).privacy.showProfile).toBe(false);
   });

@@ -323,6 +323,9 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
       return { quedada: toQuedada(record), otherName: profile?.name ?? '', reminderMinutes };
     },
 
+    /** Operations and tests: a quedada's jobs (kind, user, run time, attempts, done). */
+    jobsOf: (quedadaId: string) => quedadas.jobsOf(quedadaId),
+
     /** Outside production only: the quedada as if it had just ended (tries the after-session question). */
     async rewind(userId: string, quedadaId: string): Promise<Quedada> {
       const current = await readable(userId, quedadaId);
