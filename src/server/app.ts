@@ -271,6 +271,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     settings: notificationFeatures.settings,
     publicOrigin: config.publicOrigin,
     hasDevRoutes: config.env !== 'production',
+    bus,
   });
   await http.register(staticPwaPlugin, { clientDir: config.clientDir });
   notificationFeatures.start();

@@ -288,4 +288,19 @@ describe('quedadas (issue #21)', () => {
     expect(await remindersOf(pair.a, 'Entreno con Javi')).toHaveLength(0);
     await eventually(async () => (await app.quedadas.get(pair.a.userId, quedada._id)).status === 'cancelled');
   });
+
+  it('an unmatch announced on the bus (pair-ended) cancels the quedada in play at once', async () => {
+    const pair = await createMatchedPair(api, { names: ['Kike', 'Laura'] });
+    const quedada = await accepted(pair);
+    const unmatched = await api.post(`/messages/conversations/${pair.conversationId}/unmatch`, {}, pair.a.token);
+    expect(unmatched.status).toBe(200);
+    await app.bus.publish({
+      type: 'pair-ended',
+      userIds: [pair.a.userId, pair.b.userId],
+      conversationIds: [pair.conversationId],
+    });
+    await eventually(async () => (await app.quedadas.get(pair.b.userId, quedada._id)).status === 'cancelled');
+    const jobs = await app.quedadas.jobsOf(quedada._id);
+    expect(jobs.every((job) => job.done_at !== null)).toBe(true);
+  });
 });

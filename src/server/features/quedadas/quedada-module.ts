@@ -3,6 +3,7 @@ import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import { createChatRealtime } from '../chat/chat-socket.ts';
 import { createQuedadaRepository } from './quedada-repository.ts';
@@ -39,6 +40,8 @@ export async function registerQuedadas(
     publicOrigin: Config['publicOrigin'];
     /** Outside production: `/api/dev/quedadas/{id}/rewind`. */
     hasDevRoutes: boolean;
+    /** `pair-ended` (unmatch, block, deletion) cancels the pair's quedada at once (docs/decisions/0029). */
+    bus?: Pick<InvalidationBus, 'subscribe'>;
   },
 ): Promise<QuedadaModule> {
   const logger = http.log;
@@ -61,6 +64,12 @@ export async function registerQuedadas(
     },
     { prefix: '/api' },
   );
+  deps.bus?.subscribe((event) => {
+    if (event.type !== 'pair-ended') return;
+    quedadas
+      .sweep(event.userIds[0])
+      .catch((error: unknown) => logger.warn({ err: error }, 'quedadas: cancelling after a pair ended failed'));
+  });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   const tick = () => {
