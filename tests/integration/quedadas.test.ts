@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import ICAL from 'ical.js';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -302,5 +303,55 @@ describe('quedadas (issue #21)', () => {
     await eventually(async () => (await app.quedadas.get(pair.b.userId, quedada._id)).status === 'cancelled');
     const jobs = await app.quedadas.jobsOf(quedada._id);
     expect(jobs.every((job) => job.done_at !== null)).toBe(true);
+  });
+
+  it('never answers bad quedada input with a 5xx: bodies, ids and queries (fast-check)', async () => {
+    const pair = await createMatchedPair(api, { names: ['Mar', 'Nico'] });
+    const quedada = calls.quedadaOf(await calls.propose(pair.a, proposalBody(pair.conversationId, clock.now())));
+    const valid = proposalBody(pair.conversationId, clock.now());
+    const body = fc.oneof(
+      fc.anything(),
+      fc
+        .record({
+          key: fc.constantFrom(...Object.keys(valid), 'action', 'trained', '__proto__', 'constructor', 'extra'),
+          value: fc.anything(),
+        })
+        .map(({ key, value }) => ({ ...valid, [key]: value })),
+      fc.record({ clientId: fc.string(), action: fc.string(), startsAt: fc.string(), durationMin: fc.anything() }),
+    );
+    const paths = [
+      '/quedadas',
+      `/quedadas/${quedada._id}/actions`,
+      `/quedadas/${randomUUID()}/actions`,
+      '/quedadas/x/actions',
+    ];
+    await fc.assert(
+      fc.asyncProperty(body, fc.constantFrom(...paths), async (value, path) => {
+        clock.advance(3 * 1000);
+        const response = await api.call('POST', path, {
+          body: JSON.stringify(value ?? null) ?? 'null',
+          token: pair.b.token,
+        });
+        expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
+        expect(response.status).toBeGreaterThanOrEqual(200);
+      }),
+      { numRuns: 60 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string(),
+        fc.constantFrom(
+          '/quedadas?conversationId=',
+          '/quedadas/',
+          '/quedadas/reliability/',
+          '/quedadas/conversations/',
+        ),
+        async (id, prefix) => {
+          const response = await api.get(`${prefix}${encodeURIComponent(id)}`, pair.a.token);
+          expect(response.status, `${prefix}${id} ${JSON.stringify(response.body)}`).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

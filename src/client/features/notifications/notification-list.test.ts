@@ -89,6 +89,11 @@ describe('notification list rules (spec 001 §2, §4, §9)', () => {
     );
     expect(notificationTarget({ type: 'match', referenceId: null, referenceType: null })).toBe('/matches');
     expect(notificationTarget({ type: 'welcome', referenceId: null, referenceType: null })).toBeNull();
+    // A quedada's reminder points at its conversation.
+    expect(notificationTarget({ type: 'reminder', referenceId: 'c3', referenceType: 'conversation' })).toBe(
+      '/messages/c3',
+    );
+    expect(notificationTarget({ type: 'reminder', referenceId: 'c3', referenceType: null })).toBeNull();
   });
 
   it('rings the bell only when the count grows', () => {

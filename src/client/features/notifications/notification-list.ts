@@ -73,6 +73,8 @@ export function notificationTarget(
   const conversation = referenceId ? `/messages/${encodeURIComponent(referenceId)}` : null;
   if (type === 'message') return conversation;
   if (type === 'match') return referenceType === 'conversation' && conversation ? conversation : '/matches';
+  // A quedada's reminder, question or proposal (issue #21) opens its conversation, like its push.
+  if (referenceType === 'conversation' && conversation) return conversation;
   return null;
 }
 

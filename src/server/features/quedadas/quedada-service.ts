@@ -282,11 +282,15 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
 
     /** "8 de 9 quedadas cumplidas" of `userId`, as a match (or the user) sees it; null when hidden. */
     async reliability(viewerId: string, userId: string): Promise<Reliability | null> {
-      if (viewerId !== userId && !(await deps.suggestions.areMatched(viewerId, userId)))
+      // A malformed id is as unknown as a stranger's (404), and never reaches the database.
+      if (!isQuedadaId(userId)) throw notFound(M.quedadaNotFound);
+      const subject = userId.toLowerCase();
+      if (viewerId !== subject && !(await deps.suggestions.areMatched(viewerId, subject))) {
         throw notFound(M.quedadaNotFound);
-      const { showReliability } = (await deps.settings.get(userId.toLowerCase())).quedadas;
-      if (!showReliability && viewerId !== userId) return null;
-      const result = reliabilityOf(userId, await quedadas.listCounted(userId.toLowerCase()));
+      }
+      const { showReliability } = (await deps.settings.get(subject)).quedadas;
+      if (!showReliability && viewerId !== subject) return null;
+      const result = reliabilityOf(subject, await quedadas.listCounted(subject));
       return result.counted === 0 ? null : result;
     },
 
