@@ -244,6 +244,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     io: realtime.io,
     matchEvents: chat.matchEvents,
     isShownToOthers: async (userId) => (await notificationFeatures.settings.get(userId)).privacy.showProfile,
+    privacyOf: notificationFeatures.settings.privacyOf,
   });
   // "Perfil visible" in settings really takes the profile out of every deck (spec 001 §2, /config).
   notificationFeatures.settings.onChange(async (userId, settings, patch) => {

@@ -23,6 +23,7 @@ import type { MatchEvents } from './swipes/match-events.ts';
 import { createSwipeRepository } from './swipes/swipe-repository.ts';
 import { swipeRoutes } from './swipes/swipe-routes.ts';
 import { createSwipeService } from './swipes/swipe-service.ts';
+import type { PrivacyReader } from './profiles/profile-model.ts';
 
 export type DiscoveryFeaturesDeps = {
   db: Database;
@@ -36,6 +37,8 @@ export type DiscoveryFeaturesDeps = {
   matchEvents?: MatchEvents;
   /** Whether a user lets others find their profile (settings privacy.showProfile). */
   isShownToOthers?(userId: string): Promise<boolean>;
+  /** What each user lets others see (settings privacy, docs/decisions/0025). */
+  privacyOf?: PrivacyReader;
 };
 
 /** `match` to every socket of the user (room `user:<id>`); the notification feature will build on it. */
@@ -86,17 +89,20 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     rememberGym: gyms.remember,
     discardPhotos: photos.discard,
     isShownToOthers: deps.isShownToOthers,
+    privacyOf: deps.privacyOf,
   });
   const recommendations = createRecommendationService({
     recommendations: createRecommendationRepository(db),
     profiles: profileRepository,
     clock,
+    privacyOf: deps.privacyOf,
   });
   const swipes = createSwipeService({
     swipes: createSwipeRepository(db),
     profiles: profileRepository,
     events: alsoTell(createSocketMatchEvents(deps.io), deps.matchEvents),
     clock,
+    privacyOf: deps.privacyOf,
     logger,
   });
 

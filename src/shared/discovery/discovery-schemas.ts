@@ -112,7 +112,8 @@ export type MatchListItem = {
   otherUser: {
     userId: string;
     name: string;
-    age: number;
+    /** null when the person does not show their age (docs/decisions/0025). */
+    age: number | null;
     photos: string[];
     location: { city: string | null };
     compatibilityScore: number;

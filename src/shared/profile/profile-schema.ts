@@ -647,13 +647,15 @@ export const PublicProfileSchema = v.object({
   userId: v.string(),
   name: v.string(),
   lastName: v.optional(v.nullable(v.string())),
-  age: v.number(),
+  /** null when the person turned "showAgeRange" off (docs/decisions/0025). */
+  age: v.nullable(v.number()),
   gender: knownValue(GENDERS),
   bio: v.string(),
   photos: v.array(v.string()),
   verified: v.boolean(),
+  /** city null when the person turned "shareLocation" off, like the distance fields. */
   location: v.object({ city: v.optional(v.nullable(v.string())) }),
-  /** "A menos de 1 km", "A 1 km", "A N km" (discovery/distance.ts). */
+  /** "A menos de 1 km", "A 1 km", "A N km" (discovery/distance.ts); '' when not shared. */
   distanceText: v.string(),
   /** The same bucket as a number of kilometres, floor 1 (spec 001 §3); null when the viewer has no position. */
   distance: v.nullable(v.number()),

@@ -54,7 +54,7 @@ export function ProfileCard({
 
   return (
     <article
-      aria-label={`${profile.name}, ${profile.age} años`}
+      aria-label={profile.age === null ? profile.name : `${profile.name}, ${profile.age} años`}
       style={style}
       className={cx(
         'absolute inset-0 touch-pan-y select-none overflow-hidden rounded-[2rem] bg-stone-800 shadow-xl shadow-stone-900/20 ring-1 ring-stone-900/10',
@@ -163,7 +163,7 @@ export function ProfileCard({
             className="-mx-1 truncate rounded-lg px-1 text-left text-[1.75rem] font-extrabold leading-tight tracking-tight hover:underline focus-visible:outline-2 focus-visible:outline-white"
           >
             {profile.name}
-            <span className="font-semibold text-white/90">{`, ${profile.age}`}</span>
+            {profile.age !== null && <span className="font-semibold text-white/90">{`, ${profile.age}`}</span>}
             <span className="sr-only"> (ver perfil completo)</span>
           </button>
           {profile.verified && (

@@ -216,7 +216,9 @@ export function ProfileDetails({ profile }: { profile: PublicProfile }) {
 function modalTitle(profile: PublicProfile): ReactNode {
   return (
     <span className="inline-flex items-center gap-2">
-      {`${[profile.name, profile.lastName].filter(Boolean).join(' ')}, ${profile.age}`}
+      {[[profile.name, profile.lastName].filter(Boolean).join(' '), profile.age]
+        .filter((part) => part !== null)
+        .join(', ')}
       {profile.verified && (
         <ShieldCheckIcon
           className="size-5 text-sky-600 dark:text-sky-400"

@@ -53,7 +53,7 @@ function MatchCard({
             onClick={onOpenProfile}
             className="-mx-1 rounded-md px-1 text-left text-base font-bold text-stone-900 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-white"
           >
-            {`${other.name}, ${other.age}`}
+            {other.age === null ? other.name : `${other.name}, ${other.age}`}
             <span className="sr-only"> (ver perfil completo)</span>
           </button>
         </h2>

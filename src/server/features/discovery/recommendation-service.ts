@@ -7,7 +7,14 @@ import { madridDayKey } from '#shared/time/madrid-calendar';
 import type { Clock } from '../../clock.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
-import { ageOf, deckColumns, publicProfileView, type StoredProfile } from '../profiles/profile-model.ts';
+import {
+  ageOf,
+  deckColumns,
+  openPrivacyReader,
+  type PrivacyReader,
+  publicProfileView,
+  type StoredProfile,
+} from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import type { DeckViewer, RecommendationRepository, StoredDeck } from './recommendation-repository.ts';
 
@@ -52,6 +59,8 @@ export function createRecommendationService(deps: {
   recommendations: RecommendationRepository;
   profiles: ProfileRepository;
   clock: Clock;
+  /** What each candidate lets others see (settings privacy); everyone open when absent. */
+  privacyOf?: PrivacyReader;
 }) {
   const { recommendations, profiles, clock } = deps;
 
@@ -93,9 +102,13 @@ export function createRecommendationService(deps: {
       const showable = new Map(
         (await recommendations.showableProfiles(callerId, pageIds)).map((profile) => [profile.userId, profile]),
       );
+      // Each card shows only what its person shares (docs/decisions/0025): one read for the page.
+      const privacy = await (deps.privacyOf ?? openPrivacyReader)([...showable.keys()]);
       const shown = pageIds.flatMap((userId) => {
         const profile = showable.get(userId);
-        return profile ? [publicProfileView(profile, me, now)] : [];
+        return profile
+          ? [publicProfileView(profile, me, now, undefined, { isMatched: false, privacy: privacy.get(userId) })]
+          : [];
       });
       const total = Math.max(deck.total, deck.entries.length);
       return {

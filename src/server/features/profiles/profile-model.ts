@@ -168,6 +168,18 @@ export function ownProfileView(profile: StoredProfile, now: Date, stats?: Profil
   });
 }
 
+/** What a person lets others see (settings `privacy`, docs/decisions/0025); everything on by default. */
+export type ProfilePrivacy = { shareLocation: boolean; showAgeRange: boolean; showTrainingStats: boolean };
+export const OPEN_PRIVACY: ProfilePrivacy = { shareLocation: true, showAgeRange: true, showTrainingStats: true };
+/** The port the features read privacy through: the users' switches, `showProfile` included. */
+export type PrivacyReader = (
+  userIds: readonly string[],
+) => Promise<Map<string, ProfilePrivacy & { showProfile: boolean }>>;
+
+/** Everyone open: for wiring without settings (tests of one feature). */
+export const openPrivacyReader: PrivacyReader = async (userIds) =>
+  new Map(userIds.map((userId) => [userId, { ...OPEN_PRIVACY, showProfile: true }]));
+
 /**
  * Another user's profile as `viewer` sees it: allowlisted by PublicProfileSchema (no coordinates,
  * birth date, preferences, phone or e-mail; injuries and diet only once matched), with the
@@ -179,28 +191,31 @@ export function publicProfileView(
   viewer: StoredProfile | undefined,
   now: Date,
   stats?: ProfileStats,
-  relation: { isMatched: boolean } = { isMatched: false },
+  relation: { isMatched: boolean; privacy?: ProfilePrivacy } = { isMatched: false },
 ): PublicProfile {
   const score = viewer ? compatibility(viewer, profile) : { score: 0, reasons: [] };
+  const privacy = relation.privacy ?? OPEN_PRIVACY;
+  // Without shareLocation, neither the city nor any distance leaves the server.
+  const km = viewer && privacy.shareLocation ? haversineKm(viewer, profile) : undefined;
   return v.parse(PublicProfileSchema, {
     id: profile.id,
     userId: profile.userId,
     name: profile.name,
     lastName: profile.lastName,
-    age: ageOf(profile, now),
+    age: privacy.showAgeRange ? ageOf(profile, now) : null,
     gender: profile.gender,
     bio: profile.bio,
     photos: profile.photos,
     verified: profile.verified,
-    location: { city: profile.city },
-    distanceText: viewer ? distanceText(haversineKm(viewer, profile)) : '',
-    distance: viewer ? distanceKmBucket(haversineKm(viewer, profile)) : null,
+    location: { city: privacy.shareLocation ? profile.city : null },
+    distanceText: km === undefined ? '' : distanceText(km),
+    distance: km === undefined ? null : distanceKmBucket(km),
     compatibilityScore: score.score,
     compatibilityReasons: [...score.reasons],
     gym: profile.gym,
     training: profile.training,
     health: healthFor(profile.health, relation.isMatched),
-    stats: statsView(stats, profile),
+    stats: privacy.showTrainingStats ? statsView(stats, profile) : null,
     social: profile.social,
   });
 }

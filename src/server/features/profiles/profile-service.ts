@@ -13,6 +13,8 @@ import type { Logger } from '../../logger.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
 import {
+  openPrivacyReader,
+  type PrivacyReader,
   type ProfileContent,
   ownProfileView,
   publicProfileView,
@@ -35,6 +37,8 @@ export type ProfileServiceDeps = {
   discardPhotos(keys: readonly string[]): Promise<void>;
   /** Whether the user lets others find their profile (settings privacy.showProfile); true when unknown. */
   isShownToOthers?(userId: string): Promise<boolean>;
+  /** What each user lets others see (settings privacy); everyone open when absent. */
+  privacyOf?: PrivacyReader;
 };
 
 export type ProfileService = ReturnType<typeof createProfileService>;
@@ -61,6 +65,7 @@ function socialBlock(current: SocialHandles | null, change: SocialHandles | null
  */
 export function createProfileService(deps: ProfileServiceDeps) {
   const { profiles, clock } = deps;
+  const privacyOf = deps.privacyOf ?? openPrivacyReader;
   const now = () => clock.now();
   const createSchema = profileCreateRequestSchema(now);
   const updateSchema = profileUpdateRequestSchema(now);
@@ -145,11 +150,14 @@ export function createProfileService(deps: ProfileServiceDeps) {
       if (!profile) throw profileNotFound();
       if (profile.userId === callerId) return ownProfileView(profile, now(), await profiles.stats(callerId));
       if (await profiles.isBlockedEitherWay(callerId, profile.userId)) throw profileNotFound();
-      const [viewer, isMatched] = await Promise.all([
+      const [viewer, isMatched, privacy] = await Promise.all([
         profiles.findByUserId(callerId),
         profiles.haveMatch(callerId, profile.userId),
+        privacyOf([profile.userId]).then((found) => found.get(profile.userId)),
       ]);
-      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId), { isMatched });
+      // A hidden profile does not exist for anyone it has not matched (docs/decisions/0025).
+      if (privacy && !privacy.showProfile && !isMatched) throw profileNotFound();
+      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId), { isMatched, privacy });
     },
 
     /** The other user of a conversation, for the chat: only between matched users. */
@@ -162,8 +170,11 @@ export function createProfileService(deps: ProfileServiceDeps) {
         profiles.isBlockedEitherWay(callerId, profile.userId),
       ]);
       if (!isMatched || isBlocked) throw forbidden(M.profileForbidden);
-      const viewer = await profiles.findByUserId(callerId);
-      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId), { isMatched });
+      const [viewer, privacy] = await Promise.all([
+        profiles.findByUserId(callerId),
+        privacyOf([profile.userId]).then((found) => found.get(profile.userId)),
+      ]);
+      return publicProfileView(profile, viewer, now(), await profiles.stats(profile.userId), { isMatched, privacy });
     },
 
     async update(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { userSettings } from '../../db/schema/index.ts';
 
@@ -14,6 +14,15 @@ export function createSettingsRepository(db: Database) {
         .where(eq(userSettings.userId, userId))
         .limit(1);
       return row?.settings;
+    },
+
+    /** What is stored for each of `userIds` that has anything stored, in one statement. */
+    async findMany(userIds: readonly string[]): Promise<{ userId: string; settings: unknown }[]> {
+      if (userIds.length === 0) return [];
+      return db
+        .select({ userId: userSettings.userId, settings: userSettings.settings })
+        .from(userSettings)
+        .where(inArray(userSettings.userId, [...userIds]));
     },
 
     /**

@@ -22,6 +22,14 @@ export function createSettingsService(deps: { settings: SettingsRepository; cloc
       return resolveSettings(await deps.settings.find(userId));
     },
 
+    /** The privacy switches of several users at once (what others may see of them), defaults filled. */
+    async privacyOf(userIds: readonly string[]): Promise<Map<string, Settings['privacy']>> {
+      const stored = new Map(
+        (await deps.settings.findMany([...new Set(userIds)])).map((row) => [row.userId, row.settings]),
+      );
+      return new Map(userIds.map((userId) => [userId, resolveSettings(stored.get(userId)).privacy]));
+    },
+
     /** Applies a partial change (already validated) and returns the complete result. */
     async update(userId: string, patch: SettingsPatch): Promise<Settings> {
       const settings = resolveSettings(await deps.settings.merge(userId, storedPart(patch), deps.clock.now()));

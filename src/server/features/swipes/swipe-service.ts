@@ -12,7 +12,7 @@ import type { Clock } from '../../clock.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { parseInput } from '../../validation.ts';
-import { ageOf } from '../profiles/profile-model.ts';
+import { ageOf, openPrivacyReader, type PrivacyReader } from '../profiles/profile-model.ts';
 import { isUuid, type ProfileRepository } from '../profiles/profile-repository.ts';
 import type { MatchEvents } from './match-events.ts';
 import type { ListedMatch, MatchFace, StoredMatch, SwipeRepository } from './swipe-repository.ts';
@@ -26,6 +26,8 @@ export type SwipeServiceDeps = {
   events: MatchEvents;
   clock: Clock;
   logger: Logger;
+  /** What each matched person lets others see (settings privacy); everyone open when absent. */
+  privacyOf?: PrivacyReader;
 };
 
 export type SwipeService = ReturnType<typeof createSwipeService>;
@@ -84,9 +86,10 @@ export function createSwipeService(deps: SwipeServiceDeps) {
       if (pathUserId !== callerId) throw forbidden(M.notOwnData);
       const found = await swipes.listMatches(callerId);
       const otherIds = found.map((match) => otherOf(match, callerId));
-      const [me, others] = await Promise.all([
+      const [me, others, privacy] = await Promise.all([
         profiles.findByUserId(callerId),
         profiles.findManyByUserIds([...new Set(otherIds)]),
+        (deps.privacyOf ?? openPrivacyReader)(otherIds),
       ]);
       const byUser = new Map(others.map((profile) => [profile.userId, profile]));
       const now = clock.now();
@@ -94,6 +97,8 @@ export function createSwipeService(deps: SwipeServiceDeps) {
       for (const match of found) {
         const other = byUser.get(otherOf(match, callerId));
         if (!other) continue;
+        // A match still sees a hidden profile; age and city only when shared (docs/decisions/0025).
+        const shares = privacy.get(other.userId);
         items.push({
           matchId: match.matchId,
           conversationId: match.conversationId,
@@ -101,9 +106,9 @@ export function createSwipeService(deps: SwipeServiceDeps) {
           otherUser: {
             userId: other.userId,
             name: other.name,
-            age: ageOf(other, now),
+            age: shares?.showAgeRange === false ? null : ageOf(other, now),
             photos: other.photos,
-            location: { city: other.city },
+            location: { city: shares?.shareLocation === false ? null : other.city },
             compatibilityScore: me ? compatibility(me, other).score : 0,
             training: { goals: other.training.goals },
           },
