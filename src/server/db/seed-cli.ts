@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts';
 import { choosePhotoStore } from '../features/photos/choose-photo-store.ts';
 import { openDatabase } from './client.ts';
 import { DEFAULT_DEMO_COUNT, seedDemoData } from './seed.ts';
+import { seedDemoAccountLife } from './seed-demo-account.ts';
 
 const config = loadConfig();
 if (config.env === 'production') {
@@ -25,6 +26,7 @@ try {
     count,
   });
   console.log(`${report} (${Date.now() - started} ms)`);
+  console.log(await seedDemoAccountLife(database.db));
 } finally {
   await database.close();
 }

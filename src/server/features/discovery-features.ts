@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { isDatabaseEmpty, seedDemoData } from '../db/seed.ts';
+import { seedDemoAccountLife } from '../db/seed-demo-account.ts';
 import type { RateLimiter } from '../plugins/rate-limit.ts';
 import { createRecommendationRepository } from './discovery/recommendation-repository.ts';
 import { recommendationRoutes } from './discovery/recommendation-routes.ts';
@@ -111,6 +112,8 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     const started = Date.now();
     const report = await seedDemoData(db, { photoStore });
     logger.info({ ms: Date.now() - started }, report);
+    // The README's demo account opens to matches, chats, notifications and quedadas (#19 §4).
+    logger.info(await seedDemoAccountLife(db));
   }
 
   await http.register(
