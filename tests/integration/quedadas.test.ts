@@ -3,10 +3,13 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PushPayload } from '#shared/notifications/push-schemas';
 import { QUEDADA_MESSAGES as M } from '#shared/quedadas/quedada-messages';
+import { resolvePushConfig } from '../../src/server/features/push/push-config.ts';
 import type { PairSummary, Quedada, QuedadaUpdatedEvent } from '#shared/quedadas/quedada-schemas';
 import { createMatchedPair, eventually, type MatchedPair, nextEventMatching } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
+import { type PushServiceStandIn, startPushServiceStandIn } from '../helpers/push-service-stand-in.ts';
 import { proposalBody, quedadaCalls } from '../helpers/quedada-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -18,10 +21,16 @@ describe('quedadas (issue #21)', () => {
   let api: DiscoveryApi;
   let calls: ReturnType<typeof quedadaCalls>;
   let outsider: TestUser;
+  let standIn: PushServiceStandIn;
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({}, { dependencies: { clock } });
+    standIn = await startPushServiceStandIn();
+    const push = resolvePushConfig(
+      { PUSH_ENDPOINT_ALLOWLIST: standIn.origin, VAPID_SUBJECT: 'mailto:push@entreno.example' },
+      { isProduction: false, publicOrigin: 'http://localhost' },
+    );
+    app = await startTestApp({ push: push.config }, { dependencies: { clock } });
     api = createDiscoveryApi(app);
     calls = quedadaCalls(api);
     outsider = await api.userWithProfile({}, 'Olga');
@@ -32,6 +41,7 @@ describe('quedadas (issue #21)', () => {
   });
   afterAll(async () => {
     await app?.close();
+    await standIn?.close();
   });
 
   const connect = async (user: TestUser) => {
@@ -223,11 +233,29 @@ describe('quedadas (issue #21)', () => {
       body: { quedadas: { reminderMinutes: 30 } },
     });
     expect(put.status).toBe(200);
+    const subscription = standIn.createSubscription();
+    const subscribed = await api.post(
+      '/push/subscriptions',
+      { endpoint: subscription.endpoint, keys: subscription.keys },
+      pair.a.token,
+    );
+    expect(subscribed.status).toBe(201);
     const quedada = await accepted(pair);
     const start = new Date(quedada.startsAt).getTime();
     clock.set(new Date(start - 2 * HOUR + MINUTE));
     await Promise.all(Array.from({ length: 6 }, () => app.quedadas.runDueJobs()));
     expect(await remindersOf(pair.a, 'Entreno con Fran')).toHaveLength(1);
+    // The web push too, once, and a tap opens the conversation.
+    await app.notifications.push.whenIdle();
+    const reminderPushes = standIn.received
+      .filter((received) => received.subscriptionId === subscription.id)
+      .map((received) => received.payload as PushPayload)
+      .filter((payload) => payload.title === 'Entreno con Fran');
+    expect(reminderPushes).toHaveLength(1);
+    expect(reminderPushes[0]).toMatchObject({
+      url: `/messages/${pair.conversationId}`,
+      tag: `quedada:${quedada._id}:reminder`,
+    });
     expect(await remindersOf(pair.b, 'Entreno con Elena')).toHaveLength(0);
     clock.set(new Date(start - 29 * MINUTE));
     await Promise.all(Array.from({ length: 6 }, () => app.quedadas.runDueJobs()));

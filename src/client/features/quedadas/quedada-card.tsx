@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { QUEDADA_STATUS_LABELS } from '#shared/quedadas/quedada-messages';
-import { availableActions } from '#shared/quedadas/quedada-state';
+import { availableActions, endOf } from '#shared/quedadas/quedada-state';
 import { durationText, quedadaWhen } from '#shared/quedadas/quedada-time';
 import type { StoredQuedada } from '../../services/local-db.ts';
 import { Button } from '../../ui/button.tsx';
@@ -132,8 +132,10 @@ export function QuedadaCard({
         )}
         {actions.includes('confirm') && (ownAnswer === null || ownAnswer === undefined) && (
           <fieldset className="mt-3 rounded-xl bg-stone-50 p-3 dark:bg-white/5">
-            <legend className="text-sm font-semibold text-stone-900 dark:text-white">¿Entrenasteis juntos?</legend>
-            <div className="mt-2 flex gap-2">
+            <legend className="float-left w-full text-sm font-semibold text-stone-900 dark:text-white">
+              ¿Entrenasteis juntos?
+            </legend>
+            <div className="clear-both flex gap-2 pt-2">
               <Button size="sm" onClick={() => act({ action: 'confirm', trained: true })}>
                 Sí
               </Button>
@@ -164,7 +166,7 @@ export function QuedadaCard({
               Proponer otra hora
             </Button>
           )}
-          {quedada.status === 'accepted' && quedada.sync === 'synced' && (
+          {quedada.status === 'accepted' && quedada.sync === 'synced' && endOf(quedada) > Date.now() && (
             <Button
               size="sm"
               variant="secondary"

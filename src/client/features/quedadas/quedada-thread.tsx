@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ACTIVE_STATUSES } from '#shared/quedadas/quedada-schemas';
 import { readQuedadas, type StoredQuedada } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
@@ -90,9 +90,18 @@ export function QuedadaThread({
   otherName: string;
 }) {
   const visible = visibleQuedadas(quedadas);
+  const listRef = useRef<HTMLOListElement>(null);
+  const last = visible.at(-1);
+  const signature = last ? `${last.key}:${last.version}:${last.status}:${last.sync}` : '';
+  // A card that arrives or changes while the chat is open comes into view, like a new message.
+  useEffect(() => {
+    if (!signature) return;
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    listRef.current?.lastElementChild?.scrollIntoView({ block: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
+  }, [signature]);
   if (visible.length === 0) return null;
   return (
-    <ol aria-label="Quedadas" className="mt-3 flex flex-col">
+    <ol ref={listRef} aria-label="Quedadas" className="mt-3 flex flex-col">
       {visible.map((quedada) => (
         <QuedadaCard key={quedada.key} quedada={quedada} ownUserId={ownUserId} otherName={otherName} />
       ))}

@@ -55,8 +55,10 @@ export function UpcomingScreen({ nameOf }: { nameOf?: (conversationId: string) =
               </p>
               <p className="mt-1 flex items-center gap-1.5 text-sm text-stone-700 dark:text-stone-200">
                 <CalendarIcon className="size-4 shrink-0" />
-                <time dateTime={quedada.startsAt}>{quedadaWhen(quedada.startsAt)}</time> ·{' '}
-                {durationText(quedada.durationMin)}
+                <span>
+                  <time dateTime={quedada.startsAt}>{quedadaWhen(quedada.startsAt)}</time> ·{' '}
+                  {durationText(quedada.durationMin)}
+                </span>
               </p>
               <p className="mt-1 flex items-center gap-1.5 text-sm text-stone-700 dark:text-stone-200">
                 <MapPinIcon className="size-4 shrink-0" />
