@@ -19,7 +19,7 @@ export const QUEDADA_STATUSES = [
 export type QuedadaStatus = (typeof QUEDADA_STATUSES)[number];
 /** A proposal waiting for the other person's answer. */
 export const OPEN_STATUSES: readonly QuedadaStatus[] = ['proposed', 'countered'];
-/** At most one quedada per conversation in these (docs/decisions/0029). */
+/** A quedada in play; a conversation has at most one (an accepted one until it has ended; docs/decisions/0029). */
 export const ACTIVE_STATUSES: readonly QuedadaStatus[] = ['proposed', 'countered', 'accepted'];
 
 export const QUEDADA_GYM_NAME_MIN = 3;

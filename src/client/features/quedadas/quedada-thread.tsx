@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { ACTIVE_STATUSES } from '#shared/quedadas/quedada-schemas';
+import { ACTIVE_STATUSES, OPEN_STATUSES } from '#shared/quedadas/quedada-schemas';
+import { endOf } from '#shared/quedadas/quedada-state';
 import { readQuedadas, type StoredQuedada } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
@@ -51,7 +52,11 @@ export function QuedadaComposerButton({
   quedadas: readonly StoredQuedada[];
 }) {
   const [isOpen, setIsOpen] = useState(false);
-  const isBusy = quedadas.some((quedada) => ACTIVE_STATUSES.includes(quedada.status));
+  // An open proposal, or an accepted quedada that has not ended yet (docs/decisions/0029).
+  const now = Date.now();
+  const isBusy = quedadas.some(
+    (quedada) => OPEN_STATUSES.includes(quedada.status) || (quedada.status === 'accepted' && endOf(quedada) > now),
+  );
   return (
     <>
       <button

@@ -55,10 +55,11 @@ export const quedadas = pgTable(
   },
   (table) => [
     uniqueIndex('quedadas_proposer_client_key').on(table.proposerId, table.clientId),
-    // One quedada in play per conversation (docs/decisions/0029).
-    uniqueIndex('quedadas_one_active_key')
+    // One open proposal per conversation; an accepted one blocks a new proposal only until it
+    // has ended, which the insert's own guard checks (docs/decisions/0029).
+    uniqueIndex('quedadas_one_open_key')
       .on(table.conversationId)
-      .where(sql`${table.status} in ('proposed', 'countered', 'accepted')`),
+      .where(sql`${table.status} in ('proposed', 'countered')`),
     index('quedadas_user_a_idx').on(table.userA, table.startsAt),
     index('quedadas_user_b_idx').on(table.userB, table.startsAt),
     index('quedadas_conversation_idx').on(table.conversationId, table.createdAt),

@@ -161,6 +161,8 @@ export function createQuedadaRepository(db: Database) {
         from conversations c
         where c.id = ${input.conversationId}::uuid and ${userId}::uuid in (c.user_a, c.user_b)
           and ${liveConversation} and ${liveSession(userId, input.sessionId, now)}
+          and not exists (select 1 from quedadas a where a.conversation_id = c.id and a.status = 'accepted'
+            and a.starts_at + make_interval(mins => a.duration_min) > ${now}::timestamptz)
         on conflict do nothing
         returning *`);
       if (inserted) return { kind: 'created', quedada: inserted };

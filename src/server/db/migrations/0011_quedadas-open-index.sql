@@ -1,0 +1,2 @@
+DROP INDEX "quedadas_one_active_key";--> statement-breakpoint
+CREATE UNIQUE INDEX "quedadas_one_open_key" ON "quedadas" USING btree ("conversation_id") WHERE "quedadas"."status" in ('proposed', 'countered');
