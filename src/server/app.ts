@@ -195,7 +195,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     limiter,
     logger: http.log,
   });
-  const health = (): Health => ({ status: 'ok', database: database.kind, realtime: realtime.kind });
+  const health = (): Health => ({
+    status: 'ok',
+    database: database.kind,
+    realtime: realtime.kind,
+    mode: config.env,
+  });
   const readiness = createReadinessProbe({
     health: createHealthRepository(database.db),
     expectedMigration: latestShippedMigration(),

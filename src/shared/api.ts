@@ -12,6 +12,8 @@ export const HealthSchema = v.object({
   status: v.literal('ok'),
   database: v.picklist(['pglite', 'postgres']),
   realtime: v.picklist(['memory', 'redis']),
+  /** The server's NODE_ENV: what the login preview's small badge says (PROD only in production). */
+  mode: v.picklist(['production', 'development', 'test']),
 });
 export type Health = v.InferOutput<typeof HealthSchema>;
 

@@ -28,6 +28,7 @@ describe('foundation HTTP behaviour', () => {
       status: 'ok',
       database: expected,
       realtime: app.config.redisUrl ? 'redis' : 'memory',
+      mode: 'test',
     });
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-security-policy')).toContain("object-src 'none'");

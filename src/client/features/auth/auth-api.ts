@@ -9,7 +9,18 @@ import {
   type ResetPasswordResponse,
   type ValidateResetTokenResponse,
 } from '#shared/auth/auth-schemas';
+import { type Health, HealthSchema } from '#shared/api';
 import { ApiRequestError, requestJson } from '../../services/http.ts';
+
+/** The server's mode (GET /health), for the login preview's badge; null when it cannot be read. */
+export async function serverMode(): Promise<Health['mode'] | null> {
+  try {
+    const health = v.parse(HealthSchema, await requestJson<unknown>('health'));
+    return health.mode;
+  } catch {
+    return null;
+  }
+}
 
 /** Spec 000 §5: an answer without token and user is unusable. */
 export const INCOMPLETE_RESPONSE_MESSAGE = 'Respuesta del servidor incompleta';

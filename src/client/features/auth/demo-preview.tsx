@@ -2,6 +2,7 @@ import './demo-preview.css';
 import { useEffect, useRef, useState } from 'react';
 import { cx } from '../../ui/cx.ts';
 import { CloseIcon, DumbbellIcon, FlameIcon, HeartIcon, MapPinIcon, UsersIcon, ZapIcon } from '../../ui/icons.tsx';
+import { serverMode } from './auth-api.ts';
 import { createDemoCycle } from './demo-cycle.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
 
@@ -307,16 +308,40 @@ export function DemoFeatures({ className }: { className?: string }) {
   );
 }
 
-/** The small environment badge of the login preview (spec 000 §2). */
+const MODE_BADGES = {
+  production: { label: 'PROD', title: 'Servidor en producción' },
+  development: { label: 'DEMO', title: 'Instalación local de demostración' },
+  test: { label: 'TEST', title: 'Servidor de pruebas' },
+} as const;
+
+/**
+ * The small environment badge of the login preview (spec 000 §2). It says what the server says it
+ * is (GET /api/health `mode`), never what the bundle was built as: a local demo install reads DEMO.
+ * Until the answer comes (or offline) it keeps its place, empty, so nothing shifts.
+ */
 export function ProdBadge() {
-  const label = import.meta.env.PROD ? 'PROD' : 'DEV';
+  const [mode, setMode] = useState<keyof typeof MODE_BADGES | null>(null);
+  useEffect(() => {
+    let isCurrent = true;
+    void serverMode().then((found) => {
+      if (isCurrent) setMode(found);
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, []);
+  const badge = mode ? MODE_BADGES[mode] : null;
   return (
     <span
-      title={label === 'PROD' ? 'Versión de producción' : 'Versión de desarrollo'}
-      className="inline-flex items-center gap-1 rounded-md bg-white/8 px-1.5 py-0.5 font-mono text-[0.625rem] font-bold tracking-widest text-brand-200 ring-1 ring-inset ring-brand-300/30"
+      title={badge?.title}
+      data-mode={mode ?? 'unknown'}
+      className={cx(
+        'inline-flex items-center gap-1 rounded-md bg-white/8 px-1.5 py-0.5 font-mono text-[0.625rem] font-bold tracking-widest text-brand-200 ring-1 ring-inset ring-brand-300/30',
+        !badge && 'invisible',
+      )}
     >
       <span aria-hidden="true" className="size-1.5 rounded-full bg-emerald-400" />
-      {label}
+      {badge?.label ?? 'PROD'}
     </span>
   );
 }

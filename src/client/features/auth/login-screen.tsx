@@ -42,13 +42,17 @@ function LoginForm({
   notice,
   onSignedIn,
   emailRef,
+  isTitleMain,
 }: Omit<LoginScreenProps, 'onSignedIn'> & {
   store: LoginStore;
   onSignedIn(): void;
   emailRef: RefObject<HTMLInputElement | null>;
+  /** The page's h1 when the preview (with its own h1) is not beside it. */
+  isTitleMain: boolean;
 }) {
   const snap = useSnapshot(store.state, { sync: true });
   const passwordRef = useRef<HTMLInputElement>(null);
+  const Title = isTitleMain ? 'h1' : 'h2';
   const rememberId = useId();
   const rememberHintId = useId();
   const isSubmitting = snap.status.status === 'submitting';
@@ -67,9 +71,9 @@ function LoginForm({
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <h1 className="text-balance text-3xl font-extrabold tracking-tight text-stone-900 sm:text-4xl dark:text-white">
+        <Title className="text-balance text-3xl font-extrabold tracking-tight text-stone-900 sm:text-4xl dark:text-white">
           Iniciar sesión
-        </h1>
+        </Title>
         <p className="mt-2 text-base text-stone-600 dark:text-stone-300">Inicia sesión para conectar!</p>
       </div>
 
@@ -232,7 +236,9 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
   };
 
   return (
-    <div className="min-h-dvh lg:grid lg:grid-cols-[minmax(0,1fr)_minmax(27rem,34rem)]">
+    // One main landmark and one h1 in every view (#20 item 10): the preview's headline on a phone's
+    // first view and beside the form on wide screens, the form's title when it is alone.
+    <main className="min-h-dvh lg:grid lg:grid-cols-[minmax(0,1fr)_minmax(27rem,34rem)]">
       {/* The demo preview: always dark, whatever the theme. */}
       <section
         aria-label="Vista previa de Entreno"
@@ -259,13 +265,13 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
             <p className="hidden text-xs font-bold uppercase tracking-[0.2em] text-brand-300 sm:block">
               Gymbros y gymsis
             </p>
-            <p className="text-balance text-[1.625rem] font-extrabold leading-[1.1] tracking-tight sm:mt-3 sm:text-4xl xl:text-[2.625rem]">
+            <h1 className="text-balance text-[1.625rem] font-extrabold leading-[1.1] tracking-tight sm:mt-3 sm:text-4xl xl:text-[2.625rem]">
               Encuentra con quién{' '}
               <span className="bg-gradient-to-r from-brand-300 via-brand-400 to-rose-400 bg-clip-text text-transparent">
                 entrenar
               </span>{' '}
               cerca de ti.
-            </p>
+            </h1>
             <p className="mt-4 hidden text-pretty text-base leading-relaxed text-stone-300 sm:block">
               Desliza, haz match y quedad para entrenar. Tu próximo compañero de gimnasio está a pocos kilómetros.
             </p>
@@ -295,7 +301,8 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
       </section>
 
       {/* The form. */}
-      <main
+      <section
+        aria-label="Iniciar sesión"
         className={cx(
           'relative isolate min-h-dvh flex-col px-5 pb-[calc(1.5rem+env(safe-area-inset-bottom))] pt-[calc(1rem+env(safe-area-inset-top))] sm:px-8 lg:flex lg:px-12 lg:py-8',
           view === 'form' ? 'flex' : 'hidden',
@@ -324,6 +331,7 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
             notice={notice}
             onSignedIn={onSignedIn}
             emailRef={emailRef}
+            isTitleMain={!isWide}
           />
         </div>
         <footer className="flex justify-center gap-6 text-sm text-stone-600 dark:text-stone-400">
@@ -334,8 +342,8 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
             Privacidad
           </Link>
         </footer>
-      </main>
-    </div>
+      </section>
+    </main>
   );
 }
 
