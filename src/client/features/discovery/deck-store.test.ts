@@ -181,11 +181,14 @@ describe('deck store offline-first (QUALITY 19)', () => {
     const loading = store.load(me);
     await expect.poll(() => store.state.deck.status).toBe('ready');
     expect(ids(store.state.profiles)).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
+    // The saved cards are said to be a snapshot until the server's page replaces them (#19 §4).
+    expect(store.state.isSnapshot).toBe(true);
     await store.swipe('dislike');
     // The server has not seen that swipe yet (it waits in the outbox): u1 must not come back.
     release(page([1, 6, 7, 8, 9], false));
     await loading;
     expect(ids(store.state.profiles)).toEqual(['u6', 'u7', 'u8', 'u9']);
+    expect(store.state.isSnapshot).toBe(false);
     await expect.poll(async () => ids(await readDeck(db))).toEqual(['u6', 'u7', 'u8', 'u9']);
   });
 
@@ -196,6 +199,8 @@ describe('deck store offline-first (QUALITY 19)', () => {
     const store = offlineFirst(fetchPage);
     await store.load(me);
     expect(ids(store.state.profiles)).toEqual(['u1', 'u2']);
+    // Offline, the saved deck stays on screen and stays marked as a snapshot.
+    expect(store.state.isSnapshot).toBe(true);
     fetchPage.mockImplementation(async (_u: string, n: number) =>
       n === 1 ? page([1, 2, 3], false) : page([], false, n),
     );

@@ -62,6 +62,11 @@ export function createDeckStore(deps: DeckDependencies) {
     hasMore: true,
     isLoadingMore: false,
     match: null as DeckMatch | null,
+    /**
+     * True while the cards come from the deck saved on an earlier visit, not from the server:
+     * some may have been swiped elsewhere or hidden since, and the screen says so (#19 §4).
+     */
+    isSnapshot: false,
   });
   // Bumped by every reload so answers for an older deck are dropped.
   let generation = 0;
@@ -99,17 +104,22 @@ export function createDeckStore(deps: DeckDependencies) {
     state.page = 0;
     state.hasMore = true;
     state.isLoadingMore = true;
+    state.isSnapshot = false;
     const firstPage = deps.fetchPage(userId, 1);
     // Handled below; this only keeps an early failure from being reported as unhandled.
     firstPage.catch(() => undefined);
     // The saved deck while the first page comes (or does not: offline).
     const saved = await readSaved(userId);
-    if (mine === generation && state.deck.status === 'loading' && append(saved) > 0) settle();
+    if (mine === generation && state.deck.status === 'loading' && append(saved) > 0) {
+      state.isSnapshot = true;
+      settle();
+    }
     try {
       const answer = await firstPage;
       if (mine !== generation) return;
       state.page = 1;
       state.profiles = [];
+      state.isSnapshot = false;
       const added = append(answer.profiles);
       state.hasMore = answer.hasMore && added > 0;
       state.isLoadingMore = false;

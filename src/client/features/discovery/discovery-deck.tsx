@@ -135,6 +135,15 @@ export function DiscoveryDeck({
     <div className={DECK_COLUMN}>
       <DeckHeader onPreferences={() => setIsPreferencesOpen(true)} />
       <div className={CARD_AREA}>
+        {/* Over the card, not above it: the notice never moves the deck (QUALITY 28). */}
+        {snap.isSnapshot && snap.deck.status === 'ready' && (
+          <p
+            role="status"
+            className="pointer-events-none absolute inset-x-3 top-3 z-30 rounded-full bg-stone-950/85 px-3 py-1.5 text-center text-xs font-semibold text-white shadow"
+          >
+            Perfiles guardados de tu última visita: puede que alguno ya no esté disponible
+          </p>
+        )}
         {snap.deck.status === 'loading' && <LoadingCard />}
         {snap.deck.status === 'empty' && (
           <StatePanel icon={<UsersIcon className="size-8" />} title="No existen más perfiles para esa configuración">
