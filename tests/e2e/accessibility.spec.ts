@@ -3,28 +3,12 @@
  * of both specs, in the light and the dark theme, on a phone-sized viewport, with the WCAG 2.2 AA
  * rules and label-content-name-mismatch (WCAG 2.5.3, off by default in axe; issue #20).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { registerAccount } from './helpers/accounts.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { matchedPair, pageFor, signIn } from './helpers/chat-setup.ts';
 import { expect, type Page, test } from './helpers/test.ts';
 
 const THEMES = ['light', 'dark'] as const;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}) on ${page.url()}: ${violation.nodes
-          .slice(0, 3)
-          .map((node) => `${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ')}`)
-          .join(' | ')}`,
-    );
-}
 
 /** The stored theme, and reduced motion so axe never measures a card halfway through a fade. */
 async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
+import { seriousViolations } from './helpers/axe.ts';
 import { matchedPair, pageFor } from './helpers/chat-setup.ts';
 import { expect, test } from './helpers/test.ts';
 
@@ -20,6 +21,10 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
   const pageB = await pageFor(browser, b);
   await pageA.setViewportSize(PHONE);
   await pageB.setViewportSize(PHONE);
+  // Marcos uses the dark theme; both without motion, so axe never measures a fade.
+  await pageB.addInitScript(() => window.localStorage.setItem('theme', 'dark'));
+  for (const page of [pageA, pageB]) await page.emulateMedia({ reducedMotion: 'reduce' });
+  const violations: string[] = [];
   await pageA.goto(`/messages/${conversationId}`);
   await pageB.goto(`/messages/${conversationId}`);
   await expect(pageA.getByRole('heading', { name: 'Marcos' })).toBeVisible();
@@ -37,6 +42,7 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
   await dialog.getByLabel('Qué vais a entrenar').fill('Pierna');
   await dialog.getByLabel('Nota (opcional)').fill('Llevo la cuerda');
   await pageA.screenshot({ path: 'test-results/quedadas-propose-390.png' });
+  violations.push(...(await seriousViolations(pageA)));
   await dialog.getByRole('button', { name: 'Proponer', exact: true }).click();
   const cardA = pageA.getByTestId('quedada-card');
   await expect(cardA).toContainText('Has propuesto un entreno');
@@ -47,6 +53,7 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
   await expect(cardB).toContainText('Lucía te propone entrenar');
   await expect(cardB).toContainText('Altafit Argüelles');
   await pageB.screenshot({ path: 'test-results/quedadas-card-390.png' });
+  violations.push(...(await seriousViolations(pageB)));
   await cardB.getByRole('button', { name: 'Proponer otra hora' }).click();
   const counter = pageB.getByRole('dialog', { name: 'Proponer otra hora' });
   await counter.getByLabel('Hora').fill('19:30');
@@ -110,6 +117,7 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
   await expect(cardA.getByRole('group', { name: '¿Entrenasteis juntos?' })).toBeVisible();
   await expect(cardB.getByRole('group', { name: '¿Entrenasteis juntos?' })).toBeVisible();
   await pageB.screenshot({ path: 'test-results/quedadas-confirm-390.png' });
+  violations.push(...(await seriousViolations(pageB)), ...(await seriousViolations(pageA)));
   await cardA.getByRole('button', { name: 'Sí' }).click();
   await expect(cardA).toContainText('Falta la respuesta de Marcos');
   await cardB.getByRole('button', { name: 'Sí' }).click();
@@ -127,4 +135,5 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
     .first()
     .click();
   await expect(pageA.getByTestId('reliability-line')).toHaveText('1 de 1 quedada cumplida');
+  expect(violations).toEqual([]);
 });
