@@ -39,7 +39,9 @@ import {
   createRedisInvalidationBus,
   type InvalidationBus,
 } from './plugins/invalidation-bus.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { createRealtime, type Realtime } from './plugins/realtime.ts';
+import { trackRequestsInFlight } from './plugins/requests-in-flight.ts';
 import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { staticPwaPlugin } from './plugins/static-pwa.ts';
@@ -69,7 +71,7 @@ export type App = {
   readiness: ReadinessProbe;
   /** Quedadas: the service (tests run its job runner by hand with their clock). */
   quedadas: QuedadaModule['quedadas'];
-  /** Stops accepting work, drops sockets, then closes the database and Redis. */
+  /** The graceful drain: stops accepting, finishes requests, ends sockets, then closes the database and Redis. */
   close(): Promise<void>;
 };
 
@@ -96,6 +98,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
   });
+  const requestsInFlight = trackRequestsInFlight(http);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -208,6 +211,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
 
   await http.register(errorsPlugin);
+  await http.register(metricsPlugin, {
+    io: realtime.io,
+    databaseClient: (database.db as { $client?: unknown }).$client,
+    pushQueueDepth: () => notificationFeatures.push.depth(),
+    token: config.metricsToken,
+  });
   await http.register(inputGuardPlugin);
   await http.register(securityHeadersPlugin, { isProduction: config.env === 'production' });
   await http.register(authPlugin, { sessions: auth.sessions });
@@ -299,8 +308,16 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     quedadas: quedadas.quedadas,
     close() {
       closing ??= (async () => {
+        // The graceful drain (docs/decisions/0024): readiness fails; no new connection is accepted
+        // (idle keep-alive ones end); requests under way finish; then the sockets end at the
+        // transport, so clients reconnect through the balancer to another node and replay their
+        // outbox; only then the database and Redis close.
+        readiness.markDraining();
+        const stopped = http.close();
+        await requestsInFlight.idle();
         await realtime.close();
-        await http.close();
+        http.server.closeAllConnections();
+        await stopped;
         await quedadas.close();
         await notificationFeatures.close();
         // Reset links being mailed after their answer still need the database.

@@ -61,6 +61,10 @@ const EnvSchema = v.object({
     ),
   ),
   RATE_LIMIT_IP_FACTOR: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(1000)), '1'),
+  /** Bearer token that may read /metrics from anywhere; unset: direct loopback connections only. */
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  /** After SIGTERM: how long readiness fails before the node stops accepting (balancers notice). */
+  SHUTDOWN_DELAY_MS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(60_000)), '0'),
   /** Where photo files live: the shared database (default with DATABASE_URL) or DATA_DIR/photos. */
   PHOTO_STORE: v.optional(v.picklist(['database', 'filesystem'], "must be 'database' or 'filesystem'")),
   /** '0' turns off, '1' forces, the demo profiles seeded on an empty database (never in production). */
@@ -88,6 +92,10 @@ export type Config = {
    * (embedded); docs/decisions/0024.
    */
   tokenSecret: string | undefined;
+  /** Who may read /metrics besides direct loopback connections (docs/deploy.md, "Metrics"). */
+  metricsToken: string | undefined;
+  /** After SIGTERM, readiness fails this long before the node stops accepting connections. */
+  shutdownDelayMs: number;
   /** Photo files: in PostgreSQL (`photo_blobs`, every node reads them) or under DATA_DIR/photos. */
   photoStore: 'database' | 'filesystem';
   /** Absent: e-mails go to the outbox (never in production). */
@@ -150,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: path.resolve(parsed.CLIENT_DIR),
     inMemoryDatabase: false,
     tokenSecret: parsed.TOKEN_SECRET,
+    shutdownDelayMs: parsed.SHUTDOWN_DELAY_MS,
+    metricsToken: parsed.METRICS_TOKEN,
     photoStore: parsed.PHOTO_STORE ?? (parsed.DATABASE_URL ? 'database' : 'filesystem'),
     smtpUrl: parsed.SMTP_URL,
     smtpFrom: parsed.SMTP_FROM ?? `Entreno <no-reply@${new URL(publicOrigin).hostname}>`,

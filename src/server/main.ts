@@ -28,14 +28,16 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.http.log.info({ signal }, 'shutting down');
-    // Readiness fails first, so a load balancer or orchestrator stops routing here.
+    // Readiness fails first, so a load balancer or orchestrator stops routing here, and it gets
+    // SHUTDOWN_DELAY_MS to notice before the node stops accepting connections.
     app.readiness.markDraining();
     const timer = setTimeout(() => {
       app.http.log.error('graceful shutdown timed out');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, config.shutdownDelayMs + SHUTDOWN_GRACE_MS);
     timer.unref();
     try {
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       await app.close();
       process.exit(0);
     } catch (error) {

@@ -400,6 +400,11 @@ async function createBrowserSocket(auth: (callback: (data: SocketAuthPayload) =>
     path: '/socket.io',
     auth,
     transports: ['polling', 'websocket'],
+    // Long-polling needs every request of one connection on the node holding its session: the
+    // load balancer hashes this random value (deploy/nginx/entreno.conf.template), while plain
+    // HTTP calls stay round robin.
+    // (getRandomValues, not randomUUID: the latter needs a secure context.)
+    query: { route: Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16)).join('') },
     timeout: SOCKET_CONNECT_TIMEOUT_MS,
     reconnection: true,
     reconnectionAttempts: Number.POSITIVE_INFINITY,

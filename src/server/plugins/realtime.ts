@@ -55,8 +55,11 @@ export async function createRealtime(
   };
 }
 
-/** Drops this node's sockets; the HTTP server itself is closed by Fastify. */
+/**
+ * Ends this node's sockets at the transport, not with a Socket.IO disconnect (after which a client
+ * would not reconnect): clients see 'transport close' and reconnect, through the load balancer, to
+ * a node that is up. The HTTP server itself is closed by Fastify.
+ */
 async function closeIo(io: Server): Promise<void> {
-  io.local.disconnectSockets(true);
   io.engine.close();
 }

@@ -133,6 +133,11 @@ export function createPushService(deps: PushServiceDeps) {
       pump();
     },
 
+    /** Pushes queued or being sent (the metrics' queue depth). */
+    depth(): number {
+      return queue.length + running;
+    },
+
     /** Resolves when every queued push has been handled (tests, shutdown). */
     whenIdle(): Promise<void> {
       if (running === 0 && queue.length === 0) return Promise.resolve();
