@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { TestApp } from './test-app.ts';
 
@@ -12,6 +13,18 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+/** What a scaled node needs, and only that: the shared database and Redis (a key space of its own). */
+export function scaledNodeEnv(databaseUrl: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL as string,
+    REDIS_KEY_PREFIX: `entreno-test:${randomBytes(6).toString('hex')}:`,
+    DEMO_DATA: '0',
+  };
 }
 
 /** `node --import tsx src/server/main.ts`: the sources, no build needed. */

@@ -9,7 +9,13 @@ import { type Api, createApi, GOOD_PASSWORD } from '../helpers/auth-api.ts';
 import { emitWithAck, eventually, nextEventMatching } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, profileBody } from '../helpers/discovery-api.ts';
 import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
-import { asTestApp, type NodeProcess, startNodeProcess, stopNodeProcess } from '../helpers/node-process.ts';
+import {
+  asTestApp,
+  type NodeProcess,
+  scaledNodeEnv,
+  startNodeProcess,
+  stopNodeProcess,
+} from '../helpers/node-process.ts';
 import { createScratchDatabase } from '../helpers/test-app.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
@@ -37,14 +43,7 @@ describe.runIf(isScaled)('two server processes on PostgreSQL and Redis', () => {
 
   beforeAll(async () => {
     database = await createScratchDatabase(process.env.DATABASE_URL as string);
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.REDIS_URL as string,
-      REDIS_KEY_PREFIX: `entreno-test:${randomBytes(6).toString('hex')}:`,
-      DEMO_DATA: '0',
-    };
+    const env = scaledNodeEnv(database.url);
     // Both start at once: the migrations' advisory lock lets one migrate while the other waits, and
     // both race to generate the token secret and the VAPID keys (the first insert wins).
     const [first, second] = await Promise.allSettled([
