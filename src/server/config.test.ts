@@ -87,6 +87,16 @@ describe('access-area configuration', () => {
     });
   });
 
+  it('treats an empty variable as unset (compose passes ${NAME:-} as "")', () => {
+    expect(
+      loadConfig({ TOKEN_SECRET: '', METRICS_TOKEN: '', VAPID_PUBLIC_KEY: '', VAPID_PRIVATE_KEY: '' }),
+    ).toMatchObject({
+      tokenSecret: undefined,
+      metricsToken: undefined,
+      push: { vapidKeys: undefined },
+    });
+  });
+
   it('stops a node whose scaled settings cannot work, naming the variable', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379' })).toThrow(/DATABASE_URL: required with REDIS_URL/);
     expect(() => loadConfig({ PHOTO_STORE: 'database' })).toThrow(/PHOTO_STORE=database: requires DATABASE_URL/);

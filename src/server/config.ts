@@ -127,8 +127,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parses the environment; throws a ConfigError naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Parses the environment; throws a ConfigError naming every bad variable. An empty variable counts
+ * as unset (compose files pass `${NAME:-}` through as "").
+ */
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, value]) => value !== ''));
   const result = v.safeParse(EnvSchema, env);
   if (!result.success) {
     const lines = result.issues.map((issue) => {
