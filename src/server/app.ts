@@ -39,6 +39,7 @@ import {
   createRedisInvalidationBus,
   type InvalidationBus,
 } from './plugins/invalidation-bus.ts';
+import { openApiPlugin } from './openapi/openapi-plugin.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { createRealtime, type Realtime } from './plugins/realtime.ts';
 import { trackRequestsInFlight } from './plugins/requests-in-flight.ts';
@@ -211,6 +212,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   });
 
   await http.register(errorsPlugin);
+  // The OpenAPI document of /api, outside production (docs/deploy.md).
+  if (config.env !== 'production') await http.register(openApiPlugin);
   await http.register(metricsPlugin, {
     io: realtime.io,
     databaseClient: (database.db as { $client?: unknown }).$client,
