@@ -35,7 +35,7 @@ export const FROM_BUILD = ['dist/server/main.js'];
 /** Starts a node with `env` on a free loopback port; resolves once `readyPath` answers 200. */
 export async function startNodeProcess(
   env: Record<string, string>,
-  options: { args?: string[]; readyPath?: string; port?: number } = {},
+  options: { args?: string[]; readyPath?: string; port?: number; timeoutMs?: number } = {},
 ): Promise<NodeProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, options.args ?? FROM_SOURCES, {
@@ -46,7 +46,7 @@ export async function startNodeProcess(
   child.stdout?.on('data', (chunk) => output.push(String(chunk)));
   child.stderr?.on('data', (chunk) => output.push(String(chunk)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 45_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`node exited (${child.exitCode}):\n${output.join('')}`);
     try {

@@ -45,20 +45,6 @@ describe('foundation HTTP behaviour', () => {
     });
   });
 
-  it('answers readiness 503 with Retry-After once the node drains, while liveness stays 200', async () => {
-    const other = await startTestApp();
-    try {
-      other.readiness.markDraining();
-      const ready = await fetch(`${other.url}/api/ready`);
-      expect(ready.status).toBe(503);
-      expect(ready.headers.get('retry-after')).toBe('5');
-      expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { accepting: 'draining' } });
-      expect((await fetch(`${other.url}/api/health`)).status).toBe(200);
-    } finally {
-      await other.close();
-    }
-  });
-
   it('answers unknown API paths with a Spanish JSON 404', async () => {
     const response = await fetch(`${app.url}/api/does-not-exist`, { method: 'POST' });
     expect(response.status).toBe(404);
@@ -97,5 +83,14 @@ describe('foundation HTTP behaviour', () => {
       message: 'Error interno del servidor. Por favor, intenta de nuevo más tarde.',
     });
     expect(text).not.toContain('secret internal detail');
+  });
+  // Last in the file: it turns this app's readiness off for good.
+  it('answers readiness 503 with Retry-After once the node drains, while liveness stays 200', async () => {
+    app.readiness.markDraining();
+    const ready = await fetch(`${app.url}/api/ready`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toBe('5');
+    expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { accepting: 'draining' } });
+    expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
   });
 });
