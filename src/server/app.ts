@@ -19,7 +19,7 @@ import { googleConfigRoutes } from './features/google/google-config-routes.ts';
 import { createGoogleSignIn } from './features/google/google-sign-in.ts';
 import { googleStandInRoutes } from './features/google/google-stand-in-routes.ts';
 import { registerDiscoveryFeatures } from './features/discovery-features.ts';
-import { registerChat } from './features/chat/chat-module.ts';
+import { type ChatModule, registerChat } from './features/chat/chat-module.ts';
 import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
 import { createHealthRepository, latestShippedMigration } from './features/health/health-repository.ts';
@@ -66,6 +66,8 @@ export type App = {
   bus: InvalidationBus;
   /** Notifications (`notifications.notify`), web push and settings (`settings.get`) for other features. */
   notifications: NotificationFeatures;
+  /** The chat's notification work after acknowledgements (tests wait on it). */
+  chat: Pick<ChatModule, 'whenDelivered'>;
   /** The dev outbox; undefined in production. */
   outbox: Outbox | undefined;
   /** `/api/ready`'s checks; `markDraining()` makes it answer 503 before a graceful stop. */
@@ -252,6 +254,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     clock,
     limiter,
     notifier: notificationFeatures.notifications,
+    bus,
+    isSoleNode: !config.redisUrl,
   });
   const discovery = await registerDiscoveryFeatures(http, {
     db: database.db,
@@ -278,6 +282,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     sessions: auth.sessions,
     hasher: auth.hasher,
     discardPhotos: discovery.photos.discard,
+    bus,
   });
   // Quedadas (issue #21, docs/decisions/0029): planned sessions in the chat, their reminders and record.
   const quedadas = await registerQuedadas(http, {
@@ -305,6 +310,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     auth,
     limiter,
     bus,
+    chat,
     outbox,
     readiness,
     notifications: notificationFeatures,
@@ -322,6 +328,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         http.server.closeAllConnections();
         await stopped;
         await quedadas.close();
+        await chat.close();
         await notificationFeatures.close();
         // Reset links being mailed after their answer still need the database.
         await auth.passwordReset.whenIdle();

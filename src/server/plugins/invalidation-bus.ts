@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
  */
 export type InvalidationEvent =
   | { type: 'sessions-revoked'; userId: string; sessionIds: readonly string[] | 'all' }
-  | { type: 'pair-ended'; userIds: readonly [string, string]; conversationIds: readonly string[] }
+  | { type: 'pair-ended'; userIds: readonly string[]; conversationIds: readonly string[] }
   | { type: 'user-deleted'; userId: string }
   | { type: 'profile-changed'; userId: string }
   | { type: 'swipe'; swiperId: string; targetId: string; action: string };

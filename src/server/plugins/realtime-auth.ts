@@ -28,17 +28,25 @@ export function attachSocketAuth(
   io.on('connection', (socket) => {
     // Every event asks this node's session cache first (no I/O on a hit): a session revoked on
     // any node stops its sockets' events here even before their disconnection arrives.
+    // Checked one packet after another, so events reach their handlers in the order they came
+    // (a cache miss must not let a later event overtake an earlier one: #15).
+    let previous: Promise<unknown> = Promise.resolve();
     socket.use((_packet, next) => {
       const auth = socket.data.auth as SocketAuth | undefined;
       if (!auth) return next(new Error(SERVER_MESSAGES.unauthorized));
-      deps.sessions.isLive(auth).then(
-        (isLive) => {
-          if (isLive) return next();
-          const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
-          socket.emit(TOKEN_INVALIDATED_EVENT, payload);
-          socket.disconnect(true);
-        },
-        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
+      previous = previous.then(() =>
+        deps.sessions.isLive(auth).then(
+          (isLive) => {
+            if (isLive) return next();
+            const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
+            socket.emit(TOKEN_INVALIDATED_EVENT, payload);
+            socket.disconnect(true);
+          },
+          (error: unknown) => {
+            deps.logger.warn({ err: error }, 'realtime: checking a session failed');
+            next(error instanceof Error ? error : new Error(String(error)));
+          },
+        ),
       );
     });
   });

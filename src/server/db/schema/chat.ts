@@ -118,3 +118,21 @@ export const userChanges = pgTable(
 
 export type MessageRow = typeof messages.$inferSelect;
 export type ConversationParticipantRow = typeof conversationParticipants.$inferSelect;
+
+/**
+ * The work a stored message still owes after its acknowledgement (notification, push): written
+ * by the message's own statement and deleted once done, so a process that dies right after an
+ * ack leaves it here for the next drain (docs/decisions/0020). `claimed_at` is a lease: a drain
+ * takes rows no one holds, or whose holder has not finished within the lease.
+ */
+export const chatDeliveries = pgTable(
+  'chat_deliveries',
+  {
+    messageId: uuid()
+      .primaryKey()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    claimedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index('chat_deliveries_created_idx').on(table.createdAt)],
+);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
+import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import type { MatchEvents } from '../swipes/match-events.ts';
 import { createChangeLogRepository } from '../sync/change-log-repository.ts';
@@ -10,7 +11,10 @@ import { createSyncService, type SyncService, type SyncSource } from '../sync/sy
 import { chatRoutes } from './chat-routes.ts';
 import { type ChatNotifier, type ChatService, createChatService } from './chat-service.ts';
 import { attachChatSocket, createChatRealtime } from './chat-socket.ts';
+import { createMembershipCache } from './conversation-membership.ts';
 import { createConversationRepository } from './conversation-repository.ts';
+import { createDeliveryDrain } from './delivery-drain.ts';
+import { createDeliveryRepository } from './delivery-repository.ts';
 import { createMessageRepository } from './message-repository.ts';
 
 export type ChatModule = {
@@ -18,6 +22,10 @@ export type ChatModule = {
   sync: SyncService;
   /** Hand to the swipes feature: each new match becomes participants, a notification and an event. */
   matchEvents: MatchEvents;
+  /** Finishes the notification work in flight (before the database closes). */
+  close(): Promise<void>;
+  /** Resolves once no delivery drain is running (tests). */
+  whenDelivered(): Promise<void>;
 };
 
 /**
@@ -35,11 +43,19 @@ export async function registerChat(
     limiter: RateLimiter;
     notifier?: ChatNotifier;
     extraSyncSources?: readonly SyncSource[];
+    bus: InvalidationBus;
+    /** No other node shares the database (embedded): a start takes over every unfinished delivery. */
+    isSoleNode: boolean;
   },
 ): Promise<ChatModule> {
   const logger = http.log;
+  const conversations = createConversationRepository(deps.db);
+  let drain: ReturnType<typeof createDeliveryDrain> | undefined;
   const chat = createChatService({
-    conversations: createConversationRepository(deps.db),
+    conversations,
+    membership: createMembershipCache({ bus: deps.bus, load: (id) => conversations.findMembership(id) }),
+    bus: deps.bus,
+    onStored: () => drain?.kick(),
     messages: createMessageRepository(deps.db),
     realtime: createChatRealtime(deps.io, logger),
     notifier: deps.notifier,
@@ -51,6 +67,14 @@ export async function registerChat(
     changes: createChangeLogRepository(deps.db),
     sources: [chat.syncSource, ...(deps.extraSyncSources ?? [])],
   });
+  drain = createDeliveryDrain({
+    deliveries: createDeliveryRepository(deps.db),
+    deliver: (batch, done) => chat.deliverNotifications(batch, done),
+    clock: deps.clock,
+    logger,
+    isSoleNode: deps.isSoleNode,
+  });
+  drain.begin();
   attachChatSocket(deps.io, { chat, logger });
   await http.register(
     async (api) => {
@@ -59,9 +83,12 @@ export async function registerChat(
     },
     { prefix: '/api' },
   );
+  const started = drain;
   return {
     chat,
     sync,
+    close: () => started.close(),
+    whenDelivered: () => started.whenIdle(),
     matchEvents: {
       matched(userId, event) {
         chat.matched(userId, event).catch((error: unknown) => {

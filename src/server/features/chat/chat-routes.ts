@@ -57,9 +57,10 @@ export async function chatRoutes(app: FastifyInstance, options: { chat: ChatServ
   });
 
   // Committed, then answered, then announced (QUALITY 15): a repeated clientId answers 200, emits nothing.
-  app.post('/messages', async (request, reply) => {
+  // The statement re-checks the session row itself (docs/decisions/0018 §4): the cached check suffices.
+  app.post('/messages', { config: { isSessionGuardedInSql: true } }, async (request, reply) => {
     const input = parseInput(SendMessageRequestSchema, request.body);
-    const outcome = await chat.send(requireAuth(request).userId, input);
+    const outcome = await chat.send(requireAuth(request), input);
     const body: SendMessageResponse = { success: true, data: outcome.message };
     reply.status(outcome.isNew ? 201 : 200).send(body);
     chat.announce(outcome);

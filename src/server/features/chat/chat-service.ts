@@ -21,13 +21,18 @@ import {
 import { CHAT_EVENTS, type ServerToClientEvents, type TypingInput } from '#shared/chat/socket-events';
 import type { MatchEvent } from '#shared/discovery/discovery-schemas';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../../errors.ts';
+import { AppError, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter, RateLimitRule } from '../../plugins/rate-limit.ts';
+import { SERVER_MESSAGES } from '#shared/messages';
 import { parseInput } from '../../validation.ts';
 import type { SyncSource } from '../sync/sync-service.ts';
 import type { ConversationAccess, ConversationRepository, ConversationView } from './conversation-repository.ts';
+import type { Membership, MembershipCache } from './conversation-membership.ts';
+import type { PendingDelivery } from './delivery-repository.ts';
 import type { MessageRepository, MessageRow } from './message-repository.ts';
+import { createLanes } from './sender-lanes.ts';
 
 const M = CHAT_MESSAGES;
 
@@ -69,7 +74,16 @@ export type ChatServiceDeps = {
   limiter: RateLimiter;
   clock: Clock;
   logger: Logger;
+  /** Conversations' users and liveness in memory (docs/decisions/0018 §5). */
+  membership: MembershipCache;
+  /** Where an unmatch tells every node (`pair-ended`). */
+  bus: InvalidationBus;
+  /** A message was stored: its notification is owed (the delivery drain takes it from `chat_deliveries`). */
+  onStored?: () => void;
 };
+
+/** Who sends: the user and the session whose row the message's statement re-checks. */
+export type Sender = { userId: string; sessionId: string };
 
 export type SendInput = { conversationId: string; text: string; clientId?: string; receiverId?: string };
 
@@ -85,6 +99,9 @@ export type SendOutcome = {
 };
 
 export type ReadOutcome = { messageIds: string[]; unreadCount: number; totalUnread: number };
+
+/** Recipients whose notifications a drain writes at once (each a few statements). */
+const DELIVERY_CONCURRENCY = 8;
 
 const SEND_RULE: RateLimitRule = { name: 'chat-send', limit: MESSAGE_SEND_LIMIT, windowMs: MESSAGE_SEND_WINDOW_MS };
 
@@ -169,22 +186,125 @@ export function createChatService(deps: ChatServiceDeps) {
     return { success: true, conversation };
   };
 
-  const logFailure = (what: string, details: object) => (error: unknown) =>
-    logger.warn({ err: error, ...details }, `chat: ${what} failed`);
+  /** A conversation the user is in (from memory once known), or 404 as for an unknown one. */
+  const member = async (userId: string, conversationId: string): Promise<Membership> => {
+    const id = conversationId.toLowerCase();
+    const found = isUuid(id) ? await deps.membership.isMember(userId, id) : undefined;
+    if (!found) throw notFound(M.conversationNotFound);
+    return found;
+  };
+  const otherOf = (found: Membership, userId: string) => (found.userA === userId ? found.userB : found.userA);
 
-  /** Tells the recipient's notifications, unless the conversation is muted or on screen. */
-  const notifyRecipient = async (outcome: SendOutcome) => {
-    const { message } = outcome;
-    if (!deps.notifier || outcome.isReceiverMuted) return;
-    if (await realtime.isViewing(message.receiverId, message.conversationId)) return;
-    await deps.notifier.notifyMessage(message.receiverId, {
-      conversationId: message.conversationId,
-      senderName: outcome.senderName,
-      preview: message.text,
+  /**
+   * Receipts' access: a live conversation from memory; an ended one from the database, which
+   * tells a block (no receipts at all) from an unmatch.
+   */
+  const receiptAccess = async (
+    userId: string,
+    conversationId: string,
+  ): Promise<Pick<ConversationAccess, 'conversationId' | 'otherUserId' | 'status'>> => {
+    const found = await member(userId, conversationId);
+    if (!found.isLive) return access(userId, found.conversationId);
+    return { conversationId: found.conversationId, otherUserId: otherOf(found, userId), status: 'active' };
+  };
+
+  /** One lane per sender and conversation (#15): pipelined sends keep their emission order. */
+  const lanes = createLanes();
+
+  /**
+   * Stores a message (trimmed, 1–2000 characters: the handlers' schemas) in one statement that
+   * itself re-checks the session, the membership and the conversation's liveness. A repeated
+   * clientId answers the original message and stores nothing.
+   */
+  const sendNow = async (sender: Sender, conversationId: string, input: SendInput): Promise<SendOutcome> => {
+    const userId = sender.userId;
+    const found = await member(userId, conversationId);
+    if (input.receiverId !== undefined && input.receiverId !== otherOf(found, userId)) {
+      throw badRequest(M.invalidReceiver, 'VALIDATION');
+    }
+    const limited = await deps.limiter.consume({ rule: SEND_RULE, key: userId });
+    if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
+    const outcome = await messages.insert({
+      conversationId,
+      senderId: userId,
+      sessionId: sender.sessionId,
+      text: input.text,
+      clientId: input.clientId,
+      now: clock.now(),
     });
+    if (outcome.kind === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);
+    if (outcome.kind === 'missing') {
+      deps.membership.forget(conversationId);
+      throw notFound(M.conversationNotFound);
+    }
+    if (outcome.kind === 'inactive') {
+      deps.membership.forget(conversationId);
+      throw forbidden(M.cannotSend);
+    }
+    const message = toChatMessage(outcome.message, outcome.sender);
+    if (outcome.kind === 'repeat') {
+      return {
+        message,
+        isNew: false,
+        receiverUnread: 0,
+        receiverTotalUnread: 0,
+        isReceiverMuted: true,
+        senderName: outcome.sender.name,
+      };
+    }
+    deps.onStored?.();
+    return {
+      message,
+      isNew: true,
+      receiverUnread: outcome.receiverUnread,
+      receiverTotalUnread: outcome.receiverTotalUnread,
+      isReceiverMuted: outcome.isReceiverMuted,
+      senderName: outcome.sender.name,
+    };
+  };
+
+  /**
+   * The notifications a batch of stored messages owes (the delivery drain's work): none for a
+   * muted conversation or one the recipient has on screen. Recipients and conversations run side
+   * by side (at most `DELIVERY_CONCURRENCY` at once); within one, in message order, with one
+   * presence lookup for the group.
+   */
+  const deliverNotifications = async (
+    batch: readonly PendingDelivery[],
+    done: (messageId: string) => Promise<void>,
+  ): Promise<void> => {
+    const groups = new Map<string, PendingDelivery[]>();
+    for (const pending of batch) {
+      const key = `${pending.receiverId}:${pending.conversationId}`;
+      const group = groups.get(key) ?? [];
+      group.push(pending);
+      groups.set(key, group);
+    }
+    const deliverGroup = async (group: readonly PendingDelivery[]) => {
+      const head = group[0] as PendingDelivery;
+      const isQuiet =
+        !deps.notifier || head.isReceiverMuted || (await realtime.isViewing(head.receiverId, head.conversationId));
+      for (const pending of group) {
+        if (!isQuiet) {
+          await deps.notifier?.notifyMessage(pending.receiverId, {
+            conversationId: pending.conversationId,
+            senderName: pending.senderName,
+            preview: pending.text,
+          });
+        }
+        await done(pending.messageId);
+      }
+    };
+    const queue = [...groups.values()];
+    const workers = Array.from({ length: Math.min(DELIVERY_CONCURRENCY, queue.length) }, async () => {
+      for (let group = queue.shift(); group; group = queue.shift()) await deliverGroup(group);
+    });
+    await Promise.all(workers);
   };
 
   return {
+    deliverNotifications,
+
     async listConversations(userId: string, query: ConversationListQuery): Promise<ConversationListResponse> {
       await conversations.ensureParticipants(userId, clock.now());
       const { page, limit } = query;
@@ -244,47 +364,10 @@ export function createChatService(deps: ChatServiceDeps) {
      * Stores a message (trimmed, 1–2000 characters: the handlers' schemas) from a participant of an
      * active conversation. A repeated clientId answers the original message and stores nothing.
      */
-    async send(userId: string, input: SendInput): Promise<SendOutcome> {
-      // The pair of users (cached: it never changes) is the access check; the status and the
-      // sender's name are read under the conversation's lock by the insert (QUALITY 26).
+    send(sender: Sender, input: SendInput): Promise<SendOutcome> {
+      // Entered before any await: the lane's order is the order the sends arrived in.
       const conversationId = input.conversationId.toLowerCase();
-      const pair = isUuid(conversationId) ? await conversations.findPair(conversationId) : undefined;
-      if (!pair || (pair.userA !== userId && pair.userB !== userId)) throw notFound(M.conversationNotFound);
-      const otherUserId = pair.userA === userId ? pair.userB : pair.userA;
-      if (input.receiverId !== undefined && input.receiverId !== otherUserId) {
-        throw badRequest(M.invalidReceiver, 'VALIDATION');
-      }
-      const limited = await deps.limiter.consume({ rule: SEND_RULE, key: userId });
-      if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
-      const outcome = await messages.insert({
-        conversationId,
-        senderId: userId,
-        receiverId: otherUserId,
-        text: input.text,
-        clientId: input.clientId,
-        now: clock.now(),
-      });
-      if (outcome.kind === 'missing') throw notFound(M.conversationNotFound);
-      if (outcome.kind === 'inactive') throw forbidden(M.cannotSend);
-      const message = toChatMessage(outcome.message, outcome.sender);
-      if (outcome.kind === 'repeat') {
-        return {
-          message,
-          isNew: false,
-          receiverUnread: 0,
-          receiverTotalUnread: 0,
-          isReceiverMuted: true,
-          senderName: outcome.sender.name,
-        };
-      }
-      return {
-        message,
-        isNew: true,
-        receiverUnread: outcome.receiverUnread,
-        receiverTotalUnread: outcome.receiverTotalUnread,
-        isReceiverMuted: outcome.isReceiverMuted,
-        senderName: outcome.sender.name,
-      };
+      return lanes.run(`${sender.userId}:${conversationId}`, () => sendNow(sender, conversationId, input));
     },
 
     /**
@@ -311,12 +394,11 @@ export function createChatService(deps: ChatServiceDeps) {
         conversationId,
         conversationUnreadCount: outcome.receiverUnread,
       });
-      notifyRecipient(outcome).catch(logFailure('message notification', { conversationId }));
     },
 
     /** The recipient's client has them; the sender (only) hears `messagesDelivered`. */
     async markDelivered(userId: string, conversationId: string, messageIds?: readonly string[]): Promise<string[]> {
-      const found = await access(userId, conversationId);
+      const found = await receiptAccess(userId, conversationId);
       // A block ends receipts too: neither side learns anything more of the other (docs/decisions/0012).
       if (found.status === 'blocked') return [];
       const delivered = await messages.markDelivered(found.conversationId, userId, messageIds, clock.now());
@@ -335,7 +417,7 @@ export function createChatService(deps: ChatServiceDeps) {
      * the reader's own sockets the new counts.
      */
     async markRead(userId: string, conversationId: string, messageIds?: readonly string[]): Promise<ReadOutcome> {
-      const found = await access(userId, conversationId);
+      const found = await receiptAccess(userId, conversationId);
       const id = found.conversationId;
       const outcome = await messages.markRead(id, userId, messageIds, clock.now());
       if (outcome.messageIds.length > 0 && found.status !== 'blocked') {
@@ -376,6 +458,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const changed = await conversations.unmatch(id, userId, clock.now());
       const conversation = await summary(userId, id);
       if (changed) {
+        await deps.bus.publish({ type: 'pair-ended', userIds: [userId, found.otherUserId], conversationIds: [id] });
         for (const participant of [userId, found.otherUserId]) {
           realtime.emitToUser(participant, CHAT_EVENTS.conversationUpdated, {
             conversationId: id,
@@ -393,7 +476,7 @@ export function createChatService(deps: ChatServiceDeps) {
 
     /** `joinConversation`: only a participant may join its room (404 otherwise). */
     async join(userId: string, conversationId: string): Promise<string> {
-      return (await access(userId, conversationId)).conversationId;
+      return (await member(userId, conversationId)).conversationId;
     },
 
     /**
@@ -404,10 +487,10 @@ export function createChatService(deps: ChatServiceDeps) {
      * costs a moment of indicator, not a stuck one.
      */
     async typing(userId: string, input: TypingInput): Promise<void> {
-      const found = await access(userId, input.conversationId);
-      if (found.status !== 'active') return;
+      const found = await member(userId, input.conversationId);
+      if (!found.isLive) return;
       const event = { userId, conversationId: found.conversationId, isTyping: input.isTyping };
-      realtime.emitToUser(found.otherUserId, CHAT_EVENTS.userTyping, event, { volatile: true });
+      realtime.emitToUser(otherOf(found, userId), CHAT_EVENTS.userTyping, event, { volatile: true });
     },
 
     /**

@@ -146,8 +146,8 @@ export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: 
 
     // Committed, then acknowledged with its id and seq, then announced (QUALITY 15).
     socket.on('sendMessage', (payload, ack) =>
-      handle(socket, SendMessageEventSchema, payload, ack, async (userId, input) => {
-        const outcome = await chat.send(userId, input);
+      handle(socket, SendMessageEventSchema, payload, ack, async (_userId, input) => {
+        const outcome = await chat.send(socket.data.auth as SocketAuth, input);
         return { data: outcome.message, afterAck: () => chat.announce(outcome, { exceptSocketId: socket.id }) };
       }),
     );

@@ -150,35 +150,21 @@ export async function unreadTotal(executor: SqlExecutor, userId: string): Promis
 
 export type ConversationRepository = ReturnType<typeof createConversationRepository>;
 
-/** Conversations whose pair of users is kept in memory (a few hundred bytes each: ≤ ~6 MB). */
-const PAIR_CACHE_SIZE = 20_000;
-
 /** Conversations as the chat sees them: participants' state, access checks, unmatch. */
 export function createConversationRepository(db: Database) {
   const views = async (userId: string, where: SQL, tail?: SQL) =>
     rowsOf<ViewRow>(await db.execute(viewQuery(userId, where, tail)));
-  /**
-   * The two users of recently used conversations. A conversation's pair never changes, so the
-   * cache never goes stale on any node; a deleted conversation is caught by the writes themselves.
-   */
-  const pairs = new Map<string, { userA: string; userB: string }>();
 
   return {
-    /**
-     * The two users of a conversation (undefined: no such conversation), from a small per-process
-     * cache: the send path's participant check without a query (QUALITY 26).
-     */
-    async findPair(conversationId: string): Promise<{ userA: string; userB: string } | undefined> {
-      const cached = pairs.get(conversationId);
-      if (cached) return cached;
-      const row = rowsOf<{ user_a: string; user_b: string }>(
-        await db.execute(sql`select user_a, user_b from conversations where id = ${conversationId}::uuid`),
+    /** A conversation's two users and whether it is live (not ended, not blocked); the membership cache's source. */
+    async findMembership(
+      conversationId: string,
+    ): Promise<{ conversationId: string; userA: string; userB: string; isLive: boolean } | undefined> {
+      const row = rowsOf<{ id: string; user_a: string; user_b: string; status: string }>(
+        await db.execute(sql`select c.id, c.user_a, c.user_b, ${effectiveStatus} as status
+          from conversations c where c.id = ${conversationId}::uuid`),
       )[0];
-      if (!row) return undefined;
-      const pair = { userA: row.user_a, userB: row.user_b };
-      if (pairs.size >= PAIR_CACHE_SIZE) pairs.delete(pairs.keys().next().value as string);
-      pairs.set(conversationId, pair);
-      return pair;
+      return row && { conversationId: row.id, userA: row.user_a, userB: row.user_b, isLive: row.status === 'active' };
     },
 
     /**

@@ -25,6 +25,8 @@ export type InsertOutcome =
   | { kind: 'repeat'; message: MessageRow; sender: Person }
   /** The conversation is no longer active (unmatched or blocked). */
   | { kind: 'inactive' }
+  /** The sender's session was revoked or ended (checked by the statement itself). */
+  | { kind: 'revoked' }
   | { kind: 'missing' };
 
 export type ReceiptOutcome = {
@@ -38,7 +40,23 @@ export type ReceiptOutcome = {
 /** The conversation's last-message preview (the list shows one line). */
 const PREVIEW_LENGTH = 200;
 
-class DuplicateClientId extends Error {}
+type SendRow = {
+  seq: number | string | null;
+  receiver_id: string | null;
+  prior_id: string | null;
+  is_session_live: boolean;
+  status: string | null;
+  user_a: string | null;
+  user_b: string | null;
+  sender_name: string | null;
+  sender_photo: string | null;
+  unread_count: number | null;
+  is_muted: boolean | null;
+  total: number | null;
+};
+
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
 
 const idList = (ids: readonly string[]) =>
   sql.join(
@@ -105,104 +123,140 @@ export function createMessageRepository(db: Database) {
 
   return {
     /**
-     * Stores a message in one transaction of two statements (QUALITY 26): the first locks the
-     * conversation and looks for the sender's clientId; the second takes the conversation's next
-     * seq (`update … set last_seq = last_seq + 1 returning`), inserts the message, sets the
-     * last-message preview, creates missing participant rows, adds one to the recipient's unread
-     * count and sums the recipient's total. Then both users' sync changes (two statements). A
-     * clientId the sender already used answers the original message (QUALITY 13).
+     * Stores a message in **one statement** (docs/decisions/0020): an `UPDATE` of the conversation
+     * row takes its lock and the next seq only while the sender's session row is live, the sender
+     * is one of the two, the conversation is active and neither user blocks the other, and the
+     * sender's clientId is unused; then, from its one returned row, the message, the last-message
+     * preview, both participant rows (+1 unread for the recipient), both users' sync changes and
+     * the durable after-ack record (`chat_deliveries`). A block, unmatch or deletion committed on
+     * any node changes the conversation row, so the lock's re-check refuses the very next send.
+     * A clientId the sender already used answers the original message (QUALITY 13); two sends of
+     * one clientId at once: the second hits the unique key, the whole statement undoes itself and
+     * the original is answered.
      */
     async insert(input: {
       conversationId: string;
       senderId: string;
-      receiverId: string;
+      sessionId: string;
       text: string;
       clientId: string | undefined;
       now: Date;
     }): Promise<InsertOutcome> {
-      const { conversationId, senderId, receiverId, text, clientId, now } = input;
+      const { conversationId, senderId, sessionId, text, clientId, now } = input;
+      const id = randomUUID();
+      const cid = clientId ?? null;
+      let row: SendRow | undefined;
       try {
-        return await db.transaction(async (tx): Promise<InsertOutcome> => {
-          const conversation = await lockConversation(tx, conversationId, { senderId, clientId });
-          if (!conversation) return { kind: 'missing' };
-          const sender = { name: conversation.sender_name ?? '', photo: conversation.sender_photo };
-          if (conversation.repeated_id && clientId) {
-            const repeated = await findByClientId(tx, senderId, clientId);
-            if (repeated) return { kind: 'repeat', message: repeated, sender };
-          }
-          if (conversation.status !== 'active' || conversation.is_blocked) return { kind: 'inactive' };
-          const id = randomUUID();
-          const stored = rowsOf<{ seq: number | null; unread_count: number; is_muted: boolean; total: number }>(
-            await tx.execute(sql`
-              with bumped as (
-                update conversations set last_seq = last_seq + 1, last_message_id = ${id}::uuid,
-                  last_message_preview = ${text.slice(0, PREVIEW_LENGTH)}::text, last_message_at = ${now}::timestamptz,
-                  last_message_sender_id = ${senderId}::uuid, updated_at = ${now}::timestamptz
-                where id = ${conversationId}::uuid
-                returning last_seq),
-              inserted as (
-                insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
-                select ${id}::uuid, ${conversationId}::uuid, ${senderId}::uuid, ${receiverId}::uuid, ${text}::text,
-                  ${clientId ?? null}::text, bumped.last_seq, ${now}::timestamptz
-                from bumped
-                on conflict do nothing
-                returning seq),
-              counted as (
-                insert into conversation_participants as p (conversation_id, user_id, unread_count, updated_at)
-                values (${conversationId}::uuid, ${senderId}::uuid, 0, ${now}::timestamptz),
-                  (${conversationId}::uuid, ${receiverId}::uuid, 1, ${now}::timestamptz)
-                on conflict (conversation_id, user_id) do update
-                  set unread_count = p.unread_count + 1, updated_at = excluded.updated_at
-                  where p.user_id = ${receiverId}::uuid
-                returning p.user_id, p.unread_count, p.is_muted, p.is_hidden)
-              select (select seq from inserted) as seq, r.unread_count, r.is_muted,
-                ((case when r.is_hidden then 0 else r.unread_count end) + coalesce((
-                  select sum(o.unread_count) from conversation_participants o
-                  join conversations c on c.id = o.conversation_id
-                  where o.user_id = ${receiverId}::uuid and o.conversation_id <> ${conversationId}::uuid
-                    and not o.is_hidden and not exists (select 1 from blocks b
-                      where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
-                         or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))), 0))::int as total
-              from counted r where r.user_id = ${receiverId}::uuid`),
-          )[0];
-          // The same clientId, at the same instant, in another conversation: undo, answer the first.
-          if (stored?.seq === null || stored?.seq === undefined) throw new DuplicateClientId();
-          const message: MessageRow = {
-            id,
-            conversationId,
-            senderId,
-            receiverId,
-            text,
-            clientId: clientId ?? null,
-            seq: Number(stored.seq),
-            createdAt: now,
-            deliveredAt: null,
-            readAt: null,
-          };
-          const users = [senderId, receiverId];
-          await appendChanges(
-            tx,
-            users.flatMap((userId): Change[] => [
-              { userId, kind: 'message', entityId: id },
-              { userId, kind: 'conversation', entityId: conversationId },
-            ]),
-            now,
-          );
-          return {
-            kind: 'created',
-            message,
-            sender,
-            receiverUnread: Number(stored.unread_count),
-            receiverTotalUnread: Number(stored.total),
-            isReceiverMuted: stored.is_muted === true,
-          };
-        });
+        row = rowsOf<SendRow>(
+          await db.execute(sql`
+            with prior as (
+              select m.id from messages m
+              where ${cid}::text is not null and m.sender_id = ${senderId}::uuid and m.client_id = ${cid}::text),
+            guard as (
+              select exists (select 1 from sessions s where s.id = ${sessionId}::uuid and s.user_id = ${senderId}::uuid
+                and s.revoked_at is null and s.expires_at > ${now}::timestamptz) as is_session_live),
+            bumped as (
+              update conversations c set last_seq = c.last_seq + 1, last_message_id = ${id}::uuid,
+                last_message_preview = ${text.slice(0, PREVIEW_LENGTH)}::text, last_message_at = ${now}::timestamptz,
+                last_message_sender_id = ${senderId}::uuid, updated_at = ${now}::timestamptz
+              where c.id = ${conversationId}::uuid and c.status = 'active'
+                and (c.user_a = ${senderId}::uuid or c.user_b = ${senderId}::uuid)
+                and (select is_session_live from guard) and not exists (select 1 from prior)
+                and not exists (select 1 from blocks b
+                  where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
+                     or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))
+              returning c.last_seq,
+                case when c.user_a = ${senderId}::uuid then c.user_b else c.user_a end as receiver_id),
+            inserted as (
+              insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
+              select ${id}::uuid, ${conversationId}::uuid, ${senderId}::uuid, b.receiver_id, ${text}::text,
+                ${cid}::text, b.last_seq, ${now}::timestamptz
+              from bumped b
+              returning seq, receiver_id),
+            counted as (
+              insert into conversation_participants as p (conversation_id, user_id, unread_count, updated_at)
+              select ${conversationId}::uuid, u.user_id, u.unread, ${now}::timestamptz
+              from inserted i cross join lateral (values (${senderId}::uuid, 0), (i.receiver_id, 1)) as u(user_id, unread)
+              order by u.user_id
+              on conflict (conversation_id, user_id) do update
+                set unread_count = p.unread_count + 1, updated_at = excluded.updated_at
+                where excluded.unread_count = 1
+              returning p.user_id, p.unread_count, p.is_muted, p.is_hidden),
+            counters as (
+              insert into sync_counters (user_id, last_change)
+              select u.user_id, 2 from inserted i cross join lateral (values (${senderId}::uuid), (i.receiver_id)) as u(user_id)
+              order by u.user_id
+              on conflict (user_id) do update set last_change = sync_counters.last_change + excluded.last_change
+              returning user_id, last_change),
+            changed as (
+              insert into user_changes (user_id, change_seq, kind, entity_id, created_at)
+              select k.user_id, k.last_change - e.from_last, e.kind, e.entity_id, ${now}::timestamptz
+              from counters k cross join (values (1::bigint, 'message', ${id}::uuid),
+                (0::bigint, 'conversation', ${conversationId}::uuid)) as e(from_last, kind, entity_id)
+              on conflict (user_id, kind, entity_id)
+              do update set change_seq = excluded.change_seq, created_at = excluded.created_at
+              returning 1),
+            delivery as (
+              insert into chat_deliveries (message_id, created_at) select ${id}::uuid, ${now}::timestamptz from inserted
+              returning 1)
+            select (select seq from inserted) as seq,
+              (select receiver_id from inserted) as receiver_id,
+              (select id from prior) as prior_id,
+              (select is_session_live from guard) as is_session_live,
+              c.status, c.user_a, c.user_b,
+              coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo,
+              r.unread_count, r.is_muted,
+              ((case when r.is_hidden then 0 else r.unread_count end) + coalesce((
+                select sum(o.unread_count) from conversation_participants o
+                join conversations oc on oc.id = o.conversation_id
+                where o.user_id = r.user_id and o.conversation_id <> ${conversationId}::uuid
+                  and not o.is_hidden and not exists (select 1 from blocks b
+                    where (b.blocker_id = oc.user_a and b.blocked_id = oc.user_b)
+                       or (b.blocker_id = oc.user_b and b.blocked_id = oc.user_a))), 0))::int as total,
+              (select count(*) from changed)::int + (select count(*) from delivery)::int as side_effects
+            from (select 1) as one
+            left join conversations c on c.id = ${conversationId}::uuid
+            left join users su on su.id = ${senderId}::uuid
+            left join profiles sp on sp.user_id = su.id
+            left join counted r on r.user_id <> ${senderId}::uuid`),
+        )[0];
       } catch (error) {
-        if (!(error instanceof DuplicateClientId) || !clientId) throw error;
-        const original = await findByClientId(db, senderId, clientId);
+        // The same clientId stored by a concurrent send: this statement undid itself entirely.
+        if (!cid || !isUniqueViolation(error)) throw error;
+        const original = await findByClientId(db, senderId, cid);
         if (!original) throw error;
         return { kind: 'repeat', message: original, sender: await findPerson(db, senderId) };
       }
+      if (!row) throw new Error('message statement returned no row');
+      const sender = { name: row.sender_name ?? '', photo: row.sender_photo };
+      if (row.seq !== null) {
+        return {
+          kind: 'created',
+          message: {
+            id,
+            conversationId,
+            senderId,
+            receiverId: row.receiver_id as string,
+            text,
+            clientId: cid,
+            seq: Number(row.seq),
+            createdAt: now,
+            deliveredAt: null,
+            readAt: null,
+          },
+          sender,
+          receiverUnread: Number(row.unread_count ?? 0),
+          receiverTotalUnread: Number(row.total ?? 0),
+          isReceiverMuted: row.is_muted === true,
+        };
+      }
+      if (row.prior_id && cid) {
+        const original = await findByClientId(db, senderId, cid);
+        if (original) return { kind: 'repeat', message: original, sender };
+      }
+      if (!row.is_session_live) return { kind: 'revoked' };
+      if (!row.status || (row.user_a !== senderId && row.user_b !== senderId)) return { kind: 'missing' };
+      return { kind: 'inactive' };
     },
 
     /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
+import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import type { PasswordHasher } from '../auth/password-hasher.ts';
 import type { SessionService } from '../auth/session-service.ts';
@@ -24,6 +25,8 @@ export async function registerSafety(
     sessions: Pick<SessionService, 'revokeAllSessions'>;
     hasher: Pick<PasswordHasher, 'verify' | 'verifyDummy'>;
     discardPhotos(keys: readonly string[]): Promise<void>;
+    /** Every node's membership caches hear each ended conversation (`pair-ended`). */
+    bus: InvalidationBus;
   },
 ): Promise<SafetyService> {
   // Through the chat's emitter, so sockets that asked for the spec's aliases get `conversationsUpdated`.
@@ -32,6 +35,8 @@ export async function registerSafety(
     repository: createSafetyRepository(deps.db),
     realtime: {
       conversationEnded(userId, conversationId, status) {
+        // Applied on this node before the answer; the other nodes within the pub/sub delay.
+        void deps.bus.publish({ type: 'pair-ended', userIds: [userId], conversationIds: [conversationId] });
         chatRealtime.emitToUser(userId, 'conversationUpdated', { conversationId, status });
       },
     },

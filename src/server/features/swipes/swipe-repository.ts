@@ -24,6 +24,8 @@ export type MatchLastMessage = { text: string; at: Date; senderId: string; isRea
 export type ListedMatch = StoredMatch & { lastMessage: MatchLastMessage | null };
 
 export type SwipeOutcome =
+  /** The swiper's session was revoked or ended (checked by the statement itself): nothing was written. */
+  | { status: 'revoked' }
   /** The target has no profile, or either user blocks the other: nothing was written. */
   | { status: 'refused' }
   | {
@@ -56,6 +58,7 @@ const faceOf = (name: string | null, photos: string[] | null): MatchFace | undef
   name === null ? undefined : { name, photos: photos ?? [] };
 
 type InsertRow = {
+  is_session_live: boolean;
   target_exists: boolean;
   blocked: boolean;
   swipe_id: string | null;
@@ -97,9 +100,16 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
    */
   const insertSwipe = async (
     executor: Executor,
-    input: { swiperId: string; targetId: string; action: SwipeActionValue; clientId: string | null; now: Date },
+    input: {
+      swiperId: string;
+      sessionId: string;
+      targetId: string;
+      action: SwipeActionValue;
+      clientId: string | null;
+      now: Date;
+    },
   ): Promise<InsertRow> => {
-    const { swiperId, targetId, action, clientId, now } = input;
+    const { swiperId, sessionId, targetId, action, clientId, now } = input;
     const reciprocal =
       action === 'dislike'
         ? sql`null`
@@ -107,7 +117,9 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
             where swiper_id = ${targetId}::uuid and target_id = ${swiperId}::uuid and action in ('like', 'superlike'))`;
     const [row] = rowsOf<InsertRow>(
       await executor.execute(sql`with ok as (
-          select exists (select 1 from profiles where user_id = ${targetId}::uuid) as target_exists,
+          select exists (select 1 from sessions where id = ${sessionId}::uuid and user_id = ${swiperId}::uuid
+              and revoked_at is null and expires_at > ${now.toISOString()}::timestamptz) as is_session_live,
+            exists (select 1 from profiles where user_id = ${targetId}::uuid) as target_exists,
             exists (select 1 from blocks
               where (blocker_id = ${swiperId}::uuid and blocked_id = ${targetId}::uuid)
                  or (blocker_id = ${targetId}::uuid and blocked_id = ${swiperId}::uuid)) as blocked
@@ -115,11 +127,11 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
         ins as (
           insert into swipes (swiper_id, target_id, action, client_id, created_at)
           select ${swiperId}::uuid, ${targetId}::uuid, ${action}::text, ${clientId}::text, ${now.toISOString()}::timestamptz
-          from ok where ok.target_exists and not ok.blocked
+          from ok where ok.is_session_live and ok.target_exists and not ok.blocked
           on conflict do nothing
           returning id
         )
-        select ok.target_exists, ok.blocked, ins.id as swipe_id, ${reciprocal} as reciprocal
+        select ok.is_session_live, ok.target_exists, ok.blocked, ins.id as swipe_id, ${reciprocal} as reciprocal
         from ok left join ins on true`),
     );
     if (!row) throw new Error('swipe statement returned no row');
@@ -226,16 +238,19 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
      */
     async record(input: {
       swiperId: string;
+      /** The session whose row the statement re-checks (docs/decisions/0018 §4). */
+      sessionId: string;
       targetId: string;
       action: SwipeActionValue;
       clientId: string | undefined;
       now: Date;
     }): Promise<SwipeOutcome> {
-      const { swiperId, targetId, action, now } = input;
+      const { swiperId, sessionId, targetId, action, now } = input;
       const clientId = input.clientId ?? null;
-      const statement = { swiperId, targetId, action, clientId, now };
+      const statement = { swiperId, sessionId, targetId, action, clientId, now };
       const recorded = async (executor: Executor): Promise<SwipeOutcome> => {
         const row = await insertSwipe(executor, statement);
+        if (!row.is_session_live) return { status: 'revoked' };
         if (!row.target_exists || row.blocked) return { status: 'refused' };
         if (!row.swipe_id) {
           const original = await existing(executor, swiperId, targetId, clientId);

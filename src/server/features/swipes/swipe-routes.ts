@@ -10,8 +10,10 @@ export async function swipeRoutes(app: FastifyInstance, options: { swipes: Swipe
   const { swipes } = options;
   const guarded = { preHandler: app.authenticate };
 
-  app.post<{ Params: Params }>('/users/:id/swipe', guarded, async (request): Promise<SwipeResponse> => {
-    return swipes.swipe(requireAuth(request).userId, request.params.id, request.body);
+  // The swipe's statement re-checks the session row itself (docs/decisions/0018 §4).
+  const hotWrite = { ...guarded, config: { isSessionGuardedInSql: true } };
+  app.post<{ Params: Params }>('/users/:id/swipe', hotWrite, async (request): Promise<SwipeResponse> => {
+    return swipes.swipe(requireAuth(request), request.params.id, request.body);
   });
 
   app.get<{ Params: Params }>('/users/:id/matches', guarded, async (request): Promise<MatchesResponse> => {

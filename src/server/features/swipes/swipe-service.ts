@@ -9,7 +9,8 @@ import {
 import { compatibility } from '#shared/discovery/compatibility';
 import { RECENT_MATCH_DAYS } from '#shared/profile/options';
 import type { Clock } from '../../clock.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { SERVER_MESSAGES } from '#shared/messages';
 import type { Logger } from '../../logger.ts';
 import { parseInput } from '../../validation.ts';
 import { ageOf, openPrivacyReader, type PrivacyReader } from '../profiles/profile-model.ts';
@@ -51,7 +52,12 @@ export function createSwipeService(deps: SwipeServiceDeps) {
      * existence and the blocks are checked by the statement that records the swipe, and the two
      * users' names and photos are read only when a match is made.
      */
-    async swipe(callerId: string, pathUserId: string, body: unknown): Promise<SwipeResponse> {
+    async swipe(
+      caller: { userId: string; sessionId: string },
+      pathUserId: string,
+      body: unknown,
+    ): Promise<SwipeResponse> {
+      const callerId = caller.userId;
       if (pathUserId !== callerId) throw forbidden(M.notOwnData);
       const input = parseInput(SwipeRequestSchema, body);
       const targetId = input.target_user_id;
@@ -59,11 +65,13 @@ export function createSwipeService(deps: SwipeServiceDeps) {
       if (!isUuid(targetId)) throw notFound(M.userNotFound);
       const outcome = await swipes.record({
         swiperId: callerId,
+        sessionId: caller.sessionId,
         targetId,
         action: input.action,
         clientId: input.clientId,
         now: clock.now(),
       });
+      if (outcome.status === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);
       // A blocked pair looks like a missing user: a block is never revealed.
       if (outcome.status === 'refused') throw notFound(M.userNotFound);
       const { match } = outcome;

@@ -1,0 +1,89 @@
+import type { Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
+import type { DeliveryRepository, PendingDelivery } from './delivery-repository.ts';
+
+/** A lease a drain holds on its rows; a holder that died is replaced after it. */
+export const DELIVERY_LEASE_MS = 15_000;
+const BATCH = 200;
+
+export type DeliveryDrain = ReturnType<typeof createDeliveryDrain>;
+
+/**
+ * The work after a message's acknowledgement (docs/decisions/0020): the recipient's notification
+ * and push, off the send path, coalesced (one claim per batch, one presence lookup per recipient
+ * and conversation in a batch) and durable (each row was written by the message's own statement
+ * and is deleted only once done, so a process killed right after an ack leaves it to the next
+ * drain: at start, on a timer, or on any node's next message). At least once: a kill between a
+ * notification's commit and its row's delete repeats that one notification after the restart.
+ */
+export function createDeliveryDrain(deps: {
+  deliveries: DeliveryRepository;
+  /**
+   * The batch's notifications, in order (skipping muted and on-screen conversations); calls
+   * `done` with each message id as soon as its notification is stored.
+   */
+  deliver(batch: readonly PendingDelivery[], done: (messageId: string) => Promise<void>): Promise<void>;
+  clock: Clock;
+  logger: Logger;
+  /** Take over every lease at start: true when this is the only node (embedded). */
+  isSoleNode: boolean;
+}) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let isClosed = false;
+
+  const drain = async (takeOverAll: boolean) => {
+    for (;;) {
+      const now = deps.clock.now();
+      const staleBefore = takeOverAll ? new Date(now.getTime() + 1) : new Date(now.getTime() - DELIVERY_LEASE_MS);
+      const batch = await deps.deliveries.claim(now, staleBefore, BATCH);
+      if (batch.length === 0) return;
+      // Each row goes as soon as its notification is stored: a process killed mid-batch repeats
+      // at most the one notification in flight (docs/decisions/0020), not the whole batch.
+      await deps.deliver(batch, (messageId) => deps.deliveries.complete([messageId]));
+      if (batch.length < BATCH) return;
+    }
+  };
+
+  const start = (takeOverAll = false) => {
+    if (isClosed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain(takeOverAll)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'chat: delivery drain failed'))
+      .finally(() => {
+        running = undefined;
+        if (again && !isClosed) {
+          again = false;
+          setImmediate(() => start());
+        }
+      });
+  };
+
+  return {
+    /** A message was stored: drain soon (many sends in one tick make one drain). */
+    kick() {
+      if (running) again = true;
+      else setImmediate(() => start());
+    },
+    /** At start: what a previous process left (all of it when this is the only node), then every lease period. */
+    begin() {
+      start(deps.isSoleNode);
+      timer = setInterval(() => start(), DELIVERY_LEASE_MS);
+      timer.unref();
+    },
+    /** Stops taking new batches and waits for the one running. */
+    async close() {
+      isClosed = true;
+      clearInterval(timer);
+      await running;
+    },
+    /** Resolves when nothing is being drained (tests). */
+    async whenIdle() {
+      while (running) await running;
+    },
+  };
+}
