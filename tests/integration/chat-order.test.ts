@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 type Ack = { ok: boolean; data?: ChatMessage; message?: string };
 
 /** Emits every text without waiting, as a pipelining client does; the acks in the order they came. */
-export function pipeline(socket: Socket, conversationId: string, texts: readonly string[]) {
+function pipeline(socket: Socket, conversationId: string, texts: readonly string[]) {
   const arrived: string[] = [];
   const acks = texts.map((text) =>
     (socket.timeout(20_000).emitWithAck('sendMessage', { conversationId, text, clientId: text }) as Promise<Ack>).then(

@@ -157,7 +157,7 @@ export function toSummary(view: ConversationView): ConversationSummary {
  * revealed); a message is committed, then acknowledged, then announced (`announce`).
  */
 export function createChatService(deps: ChatServiceDeps) {
-  const { conversations, messages, realtime, clock, logger } = deps;
+  const { conversations, messages, realtime, clock } = deps;
 
   /** The caller's access, or 404 (a malformed id is as unknown as someone else's conversation). */
   const access = async (userId: string, conversationId: string): Promise<ConversationAccess> => {
