@@ -5,7 +5,6 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
 import { createMatchedPair, eventually, type MatchedPair } from '../helpers/chat-api.ts';
-import { asTestApp, type NodeProcess, startNodeProcess, stopNodeProcess } from '../helpers/child-server.ts';
 import { createDiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { asTestApp, type NodeProcess, startNodeProcess, stopNodeProcess } from '../helpers/node-process.ts';
 import { createScratchDatabase, startTestApp } from '../helpers/test-app.ts';
