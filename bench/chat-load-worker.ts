@@ -1,7 +1,8 @@
 /**
- * Socket.IO clients in a worker thread: connects every socket, then sends messages between pairs
- * at a fixed rate (open loop); a message's latency runs from its scheduled send time until the
- * recipient's socket receives `newMessage`.
+ * Socket.IO clients in a worker thread: connects every socket once (`ready`), then for each
+ * requested rate sends messages between pairs (open loop, after a short warm-up) and answers with
+ * the latencies; a message's latency runs from its scheduled send time until the recipient's
+ * socket receives `newMessage`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
@@ -9,29 +10,30 @@ import { openLoop } from './load.ts';
 
 export type ChatPair = { a: number; b: number; conversationId: string; aUser: string; bUser: string };
 export type ChatLoad = {
-  url: string;
+  /** Socket i connects to `urls[0]`, or to `urls[1]` from index `splitAt` on (two nodes). */
+  urls: string[];
+  splitAt?: number;
   mode: 'app' | 'bare';
   /** One auth object per socket. */
   auth: Record<string, string>[];
   pairs: ChatPair[];
-  rate: number;
-  warmup: number;
-  count: number;
 };
+export type ChatReady = { connectMs: number };
+export type ChatStep = { rate: number; warmup: number; count: number };
 export type ChatLoadResult = {
   latenciesMs: number[];
   errors: number;
   elapsedMs: number;
   sent: number;
   overloaded: boolean;
-  connectMs: number;
   firstError?: string;
 };
 
 const load = workerData as ChatLoad;
 
-async function connect(auth: Record<string, string>): Promise<Socket> {
-  const socket = io(load.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth });
+async function connect(auth: Record<string, string>, index: number): Promise<Socket> {
+  const url = load.urls[load.splitAt !== undefined && index >= load.splitAt ? 1 : 0] as string;
+  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, auth });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (error) => reject(error));
@@ -42,9 +44,8 @@ async function connect(auth: Record<string, string>): Promise<Socket> {
 const connectStarted = performance.now();
 const sockets: Socket[] = [];
 for (let start = 0; start < load.auth.length; start += 100) {
-  sockets.push(...(await Promise.all(load.auth.slice(start, start + 100).map(connect))));
+  sockets.push(...(await Promise.all(load.auth.slice(start, start + 100).map((auth, k) => connect(auth, start + k)))));
 }
-const connectMs = performance.now() - connectStarted;
 
 const waiting = new Map<string, () => void>();
 for (const pair of load.pairs) {
@@ -60,11 +61,13 @@ for (const pair of load.pairs) {
 }
 
 const runId = Math.random().toString(36).slice(2, 8);
+let sequence = 0;
 const send = (label: string) => (index: number) => {
   const pair = load.pairs[index % load.pairs.length] as ChatPair;
   const forward = Math.floor(index / load.pairs.length) % 2 === 0;
   const sender = sockets[forward ? pair.a : pair.b] as Socket;
-  const text = `${label}-${runId}-${index}`;
+  sequence += 1;
+  const text = `${label}-${runId}-${sequence}`;
   const received = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       waiting.delete(text);
@@ -88,15 +91,16 @@ const send = (label: string) => (index: number) => {
   return Promise.all([acked, received]).then(() => {});
 };
 
-await openLoop({ rate: load.rate, count: load.warmup, fire: send('warm') });
-const result = await openLoop({ rate: load.rate, count: load.count, fire: send('m') });
-for (const socket of sockets) socket.close();
-parentPort?.postMessage({
-  latenciesMs: result.latenciesMs,
-  errors: result.errors,
-  elapsedMs: result.elapsedMs,
-  sent: result.sent,
-  overloaded: result.overloaded,
-  connectMs,
-  firstError: result.firstError ? String(result.firstError) : undefined,
-} satisfies ChatLoadResult);
+parentPort?.on('message', async (step: ChatStep) => {
+  if (step.warmup > 0) await openLoop({ rate: step.rate, count: step.warmup, fire: send('warm') });
+  const result = await openLoop({ rate: step.rate, count: step.count, fire: send('m') });
+  parentPort?.postMessage({
+    latenciesMs: result.latenciesMs,
+    errors: result.errors,
+    elapsedMs: result.elapsedMs,
+    sent: result.sent,
+    overloaded: result.overloaded,
+    firstError: result.firstError ? String(result.firstError) : undefined,
+  } satisfies ChatLoadResult);
+});
+parentPort?.postMessage({ connectMs: performance.now() - connectStarted } satisfies ChatReady);

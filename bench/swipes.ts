@@ -1,18 +1,27 @@
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { listen, pgliteApp, type Scale } from './data/datasets.ts';
+import type { App } from '../src/server/app.ts';
+import { renderLatencyChart } from './chart.ts';
+import { DATABASE_URL, listen, pgliteApp, postgresApp, type Scale } from './data/datasets.ts';
 import { benchUserId } from './data/generate.ts';
 import type { HttpLoad, HttpLoadResult } from './http-load-worker.ts';
-import { achieved, type BenchResult, compareLines, openLoop } from './load.ts';
-import { summarize } from './stats.ts';
+import { type BenchResult, openLoop } from './load.ts';
+import { processTreeRssMb } from './messages.ts';
+import { kneeLines, pointLine, rateSteps, type SweepSeries, sweep } from './sweep.ts';
 import { runWorker } from './worker.ts';
 
-/** PGlite generates ~400 profiles/s here (WASM), so the embedded data set is smaller than 100k. */
-const SCALE: Scale = { profiles: Number(process.env.BENCH_PGLITE_PROFILES ?? 10_000), swipesPerUser: 20 };
-const RATE = Number(process.env.BENCH_SWIPE_RATE ?? 1500);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** 10,000 profiles in 10 cities, 20 swipes each: every swiper has ~980 users of its city left to swipe. */
+const SCALE: Scale = { profiles: Number(process.env.BENCH_SWIPE_PROFILES ?? 10_000), swipesPerUser: 20 };
+const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? process.env.BENCH_SECONDS ?? 4);
 const SWIPERS = 1500;
+const TARGET_P95_MS = 5;
+const CHART_DIR = path.resolve(import.meta.dirname, '../docs/performance');
 
-/** Swipe i: swiper s (1…SWIPERS) on the k-th not-yet-swiped user of its city (k from `firstK`). */
+/**
+ * Swipe i of a step: swiper s (1…SWIPERS) on the k-th user of its city, k from `firstK`; each step
+ * takes fresh k's, so every measured swipe is a new pair (70 % dislikes, 20 % likes, 10 % superlikes).
+ */
 function pair(index: number, firstK: number) {
   const swiper = (index % SWIPERS) + 1;
   const k = firstK + Math.floor(index / SWIPERS);
@@ -21,82 +30,124 @@ function pair(index: number, firstK: number) {
 }
 
 /**
- * QUALITY 25 on the embedded database: `POST /api/swipes/users/{id}/swipe` at a fixed rate (open
- * loop), against a bare `INSERT INTO swipes` at the same rate; then the saturated throughput.
+ * The bench's own swipes (clientId `bench…`) and the matches they made go, so every run swipes new
+ * pairs and the kept PostgreSQL data set stays the generated one.
  */
-export async function benchSwipes(): Promise<BenchResult> {
-  const log: string[] = [];
-  const app = await pgliteApp(SCALE, (line) => log.push(line));
-  try {
-    const url = await listen(app);
-    const count = RATE * SECONDS;
-    const perSwiper = Math.ceil(count / SWIPERS);
+async function forgetBenchSwipes(app: App) {
+  await app.database.db.execute(
+    sql`delete from matches m using swipes s where s.match_id = m.id and s.client_id like 'bench%'`,
+  );
+  await app.database.db.execute(sql`delete from swipes where client_id like 'bench%'`);
+}
 
-    // Baseline: the bare INSERT (k from 21 + perSwiper, pairs the measured run never uses).
-    const insert = (index: number, firstK: number) => {
-      const { swiper, target } = pair(index, firstK);
-      return app.database.db.execute(
-        sql`insert into swipes (swiper_id, target_id, action) values (${swiper}::uuid, ${target}::uuid, 'like')`,
-      );
-    };
-    const bareFirstK = 21 + 2 * perSwiper + 2;
-    await openLoop({
-      rate: RATE,
-      count: Math.min(count, 2000),
-      fire: (i) => insert(i, bareFirstK + perSwiper + 1).then(() => {}),
-    });
-    const baseline = await openLoop({ rate: RATE, count, fire: (i) => insert(i, bareFirstK).then(() => {}) });
-    if (baseline.errors > 0) throw new Error(`bare insert: ${String(baseline.firstError)}`);
-
-    const tokens = new Map<string, string>();
-    for (let swiper = 1; swiper <= SWIPERS; swiper += 1) {
-      const id = benchUserId(swiper);
-      tokens.set(id, (await app.auth.sessions.issueSession(id, { rememberMe: true })).token);
-    }
-    const requests = (firstK: number, n: number) =>
-      Array.from({ length: n }, (_, index) => {
-        const { swiper, target } = pair(index, firstK);
-        const action = index % 10 < 7 ? 'dislike' : index % 10 < 9 ? 'like' : 'superlike';
-        return {
-          method: 'POST',
-          url: `${url}/api/swipes/users/${swiper}/swipe`,
-          headers: { authorization: `Bearer ${tokens.get(swiper)}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ target_user_id: target, action }),
-        };
-      });
-    // Warm-up (JIT, PGlite's caches, the sessions' pages), not measured: pairs no other phase uses.
-    const warmUp = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
-      rate: RATE,
-      requests: requests(bareFirstK + 2 * perSwiper + 2, 1500),
-      closed: { concurrency: 4, seconds: 3 },
-    } satisfies HttpLoad);
-    if (warmUp.errors > 0) throw new Error(`swipe warm-up: ${warmUp.errors} errors (${warmUp.firstError})`);
-    const measured = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
-      rate: RATE,
-      requests: requests(21, count),
-    } satisfies HttpLoad);
-    if (measured.errors > 0) throw new Error(`swipe: ${measured.errors} errors (${measured.firstError})`);
-
-    // Saturated throughput: a closed loop, 32 in flight, for at most 5 s.
-    const saturation = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
-      rate: RATE,
-      requests: requests(21 + perSwiper + 1, Math.min(count, RATE * 5)),
-      closed: { concurrency: 32, seconds: 5 },
-    } satisfies HttpLoad);
-    const throughput = (saturation.sent - saturation.errors) / (saturation.elapsedMs / 1000);
-
-    const m = summarize(measured.latenciesMs);
-    const b = summarize(baseline.latenciesMs);
-    return {
-      name: `Swipes (embedded PGlite, ${SCALE.profiles.toLocaleString('en')} profiles, ${(SCALE.profiles * SCALE.swipesPerUser).toLocaleString('en')} swipes): POST …/swipe at ${RATE}/s open loop, ${count} swipes by ${SWIPERS} users (baseline: bare INSERT, same rate)`,
-      lines: [
-        ...log,
-        ...compareLines(m, b),
-        `${achieved(measured, count)}; saturated throughput (closed loop, 32 in flight): ${throughput.toFixed(0)} swipes/s, ${saturation.errors} errors; bare INSERT ${achieved(baseline, count)}`,
-        `target p95 ≤ 5 ms and ≥ 1,500 swipes/s: ${!measured.overloaded && m.p95 <= 5 && throughput >= 1500 ? 'MET' : 'NOT MET'}`,
-      ],
-    };
-  } finally {
-    await app.close();
+async function benchOne(label: string, app: App, rates: number[], chart: string, rss?: () => number) {
+  const lines: string[] = [];
+  const url = await listen(app);
+  await forgetBenchSwipes(app);
+  const tokens = new Map<string, string>();
+  for (let swiper = 1; swiper <= SWIPERS; swiper += 1) {
+    const id = benchUserId(swiper);
+    tokens.set(id, (await app.auth.sessions.issueSession(id, { rememberMe: true })).token);
   }
+  let nextK = 21;
+  const takeKs = (count: number) => {
+    const first = nextK;
+    nextK += Math.ceil(count / SWIPERS) + 1;
+    return first;
+  };
+  const requests = (firstK: number, n: number) =>
+    Array.from({ length: n }, (_, index) => {
+      const { swiper, target } = pair(index, firstK);
+      const action = index % 10 < 7 ? 'dislike' : index % 10 < 9 ? 'like' : 'superlike';
+      return {
+        method: 'POST',
+        url: `${url}/api/swipes/users/${swiper}/swipe`,
+        headers: { authorization: `Bearer ${tokens.get(swiper)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ target_user_id: target, action, clientId: `bench-${firstK}-${index}` }),
+      };
+    });
+  // Warm-up (JIT, caches, the sessions' pages), not measured.
+  await runWorker<HttpLoadResult>('./http-load-worker.ts', {
+    rate: 200,
+    requests: requests(takeKs(1500), 1500),
+    closed: { concurrency: 4, seconds: 3 },
+  } satisfies HttpLoad);
+  if (rss) lines.push(`after warm-up: RSS ${rss().toFixed(0)} MB`);
+
+  const baseline = await sweep({
+    label: 'bare INSERT',
+    rates,
+    percentile: 'p95',
+    targetMs: TARGET_P95_MS,
+    async measure(rate) {
+      const firstK = takeKs(rate * STEP_SECONDS);
+      return openLoop({
+        rate,
+        count: rate * STEP_SECONDS,
+        fire: (i) => {
+          const { swiper, target } = pair(i, firstK);
+          return app.database.db
+            .execute(
+              sql`insert into swipes (swiper_id, target_id, action, client_id)
+                values (${swiper}::uuid, ${target}::uuid, 'like', ${`bench-${firstK}-${i}`})`,
+            )
+            .then(() => {});
+        },
+      });
+    },
+    onPoint: (point) =>
+      lines.push(pointLine({ label: 'bare INSERT', percentile: 'p95', targetMs: TARGET_P95_MS }, point)),
+  });
+  const measured: SweepSeries = await sweep({
+    label: 'app',
+    rates,
+    percentile: 'p95',
+    targetMs: TARGET_P95_MS,
+    async measure(rate) {
+      const count = rate * STEP_SECONDS;
+      const result = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
+        rate,
+        requests: requests(takeKs(count), count),
+      } satisfies HttpLoad);
+      if (result.firstError) lines.push(`app @ ${rate}/s: first error ${result.firstError}`);
+      return { ...result, ...(rss ? { rssMb: rss() } : {}) };
+    },
+    onPoint: (point) => lines.push(pointLine({ label: 'app', percentile: 'p95', targetMs: TARGET_P95_MS }, point)),
+  });
+  lines.push(...kneeLines(measured, baseline));
+  const file = path.join(CHART_DIR, chart);
+  await renderLatencyChart({
+    title: `Swipes, ${label}`,
+    subtitle: `POST …/swipe vs a bare INSERT, ${STEP_SECONDS} s per step; load average ${os.loadavg()[0]?.toFixed(1)} at the end`,
+    series: [measured, baseline],
+    file,
+    targetMs: TARGET_P95_MS,
+  });
+  lines.push(`chart: ${path.relative(process.cwd(), file)}`);
+  await forgetBenchSwipes(app);
+  return {
+    name: `Swipes sweep (${label}, ${SCALE.profiles.toLocaleString('en')} profiles): p95 target ${TARGET_P95_MS} ms, ≥ 1,500/s embedded; baseline: bare INSERT INTO swipes, same rates`,
+    lines,
+  } satisfies BenchResult;
+}
+
+/** QUALITY 25 as sweeps, on the embedded database and (when configured) PostgreSQL. */
+export async function benchSwipes(): Promise<BenchResult[]> {
+  const rates = rateSteps(Number(process.env.BENCH_SWIPE_START ?? 200), Number(process.env.BENCH_SWIPE_RATE ?? 3000));
+  const results: BenchResult[] = [];
+  const embedded = await pgliteApp(SCALE);
+  try {
+    results.push(await benchOne('embedded', embedded, rates, 'swipes-embedded.svg', processTreeRssMb));
+  } finally {
+    await embedded.close();
+  }
+  if (DATABASE_URL) {
+    const scaled = await postgresApp(SCALE);
+    try {
+      results.push(await benchOne('PostgreSQL', scaled, rates, 'swipes-postgres.svg'));
+    } finally {
+      await scaled.close();
+    }
+  }
+  return results;
 }

@@ -38,7 +38,12 @@ async function isGenerated(app: App, scale: Scale): Promise<boolean> {
  * An app on PostgreSQL over the benchmark data set. The database `entreno_bench_<profiles>_<swipes>`
  * is kept between runs (the data is deterministic), and generated when missing or incomplete.
  */
-export async function postgresApp(scale: Scale, log: (line: string) => void = () => {}) {
+export async function postgresApp(
+  scale: Scale,
+  log: (line: string) => void = () => {},
+  /** Settings shared by several nodes of one run (the token secret, the Redis key prefix). */
+  overrides: Partial<Config> = {},
+) {
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set');
   const name = `entreno_bench_v${DATA_VERSION}_${scale.profiles}_${scale.swipesPerUser}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -48,7 +53,7 @@ export async function postgresApp(scale: Scale, log: (line: string) => void = ()
   await admin.end();
   const url = new URL(DATABASE_URL);
   url.pathname = `/${name}`;
-  let app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL });
+  let app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL, ...overrides });
   if (!(await isGenerated(app, scale))) {
     await app.close();
     const reset = new pg.Client({ connectionString: DATABASE_URL });
@@ -56,7 +61,7 @@ export async function postgresApp(scale: Scale, log: (line: string) => void = ()
     await reset.query(`drop database if exists ${name} with (force)`);
     await reset.query(`create database ${name}`);
     await reset.end();
-    app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL });
+    app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL, ...overrides });
     const started = performance.now();
     await generateDataset(execute(app), scale);
     log(`generated ${name} on PostgreSQL in ${((performance.now() - started) / 1000).toFixed(1)} s`);

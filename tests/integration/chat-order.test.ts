@@ -96,5 +96,6 @@ describe('pipelined sends keep each sender’s order', () => {
     } finally {
       for (const socket of sockets.values()) socket.close();
     }
-  });
+    // Six users, three matches and 120 messages: generous on a loaded 2-core machine.
+  }, 120_000);
 });
