@@ -498,6 +498,8 @@ export function createChatService(deps: ChatServiceDeps) {
      * sync entry, the 'match' notification, and `conversationUpdated` with the new conversation.
      */
     async matched(userId: string, event: MatchEvent): Promise<void> {
+      // A lookup of this id before the match existed may have cached "unknown" for a few seconds.
+      deps.membership.forget(event.conversationId);
       await conversations.ensureConversation(event.conversationId, clock.now());
       const view = await conversations.findView(userId, event.conversationId);
       if (view) realtime.emitToUser(userId, CHAT_EVENTS.conversationUpdated, toSummary(view));
