@@ -48,14 +48,14 @@ export function latencySpec(chart: Omit<LatencyChart, 'file'>): TopLevelSpec {
         data: { values: rows },
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'offered', type: 'quantitative', title: 'offered rate (per second)' },
+          x: { field: 'offered', type: 'quantitative', title: 'offered rate (per second)', axis: { format: 'd' } },
           y: {
             field: 'latency',
             type: 'quantitative',
             title: 'latency (ms, log scale)',
             scale: { type: 'log' },
           },
-          color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'top-left' } },
+          color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'top-left', labelLimit: 400 } },
           strokeDash: {
             field: 'percentile',
             type: 'nominal',
