@@ -31,6 +31,8 @@ for (const theme of THEMES) {
   });
 
   test(`the signed-in screens pass axe in the ${theme} theme`, async ({ browser, request }) => {
+    // Nine screens (the wizard included), each analysed in full: more than the default minute on a busy machine.
+    test.setTimeout(120_000);
     const { a, conversationId } = await matchedPair(request);
     // A person who has just registered: /home is the profile wizard.
     const newcomer = await pageFor(browser, await signIn(request, await registerAccount(request, { name: 'Nora' })));

@@ -5,7 +5,7 @@
  * full profile, the offline deck, the in-app message banner.
  */
 import { outboxFor, registerAccount, uniquePhone } from './helpers/accounts.ts';
-import { profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
+import { matchUsers, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from './helpers/test.ts';
 
@@ -269,5 +269,162 @@ test('the profile wizard keeps its draft across reloads, carries the registratio
       return found;
     }, user.userId);
   await expect.poll(keptDraft).toEqual([undefined, 0]);
+  await context.close();
+});
+
+async function goOffline(page: Page): Promise<void> {
+  await page.context().route('**/socket.io/**', (route) => route.abort('internetdisconnected'));
+  await page.context().setOffline(true);
+}
+
+async function goOnline(page: Page): Promise<void> {
+  await page.context().unroute('**/socket.io/**');
+  await page.context().setOffline(false);
+}
+
+test('offline, the deck says its likes wait in the outbox and the chat counts only what the person sent', async ({
+  browser,
+  request,
+}) => {
+  const spot = remoteSpot();
+  const me = await personAt(request, 'Lucía', spot);
+  const partner = await personAt(request, 'Marcos', spot);
+  await personAt(request, 'Carmen', spot);
+  const conversationId = await matchUsers(request, me, partner);
+  const { context, page } = await phoneFor(browser, me);
+  await page.goto('/home');
+  await expect(page.getByRole('article').first()).toBeVisible({ timeout: 15_000 });
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  const notice = page.getByTestId('deck-offline');
+  await expect(notice).toHaveCount(0);
+
+  await goOffline(page);
+  await expect(notice).toHaveText('Sin conexión');
+  await page.getByRole('button', { name: 'Entreno', exact: true }).click();
+  await expect(notice).toHaveText('Sin conexión· 1 pendiente de enviar');
+  await goOnline(page);
+  await expect(notice).toHaveCount(0, { timeout: 20_000 });
+
+  // The chat, reopened offline (its read mark queues by itself), counts the one message sent.
+  await page.goto(`/messages/${conversationId}`);
+  await expect(page.getByRole('heading', { name: 'Marcos' })).toBeVisible();
+  await goOffline(page);
+  await page.reload();
+  await expect(page.getByTestId('connection-banner')).toContainText('Sin conexión');
+  await page.getByPlaceholder('Escribe un mensaje...').fill('Te escribo sin red');
+  await page.getByRole('button', { name: /enviar/i }).click();
+  await expect(page.getByTestId('pending-count')).toHaveText('· 1 pendiente de enviar');
+  await goOnline(page);
+  // Connected again with nothing pending: no row over the thread, the status kept for screen readers.
+  await expect(page.getByTestId('pending-count')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('connection-banner')).toHaveText('Conectado');
+  await expect(page.getByTestId('connection-banner')).toHaveClass(/\bsr-only\b/);
+  await context.close();
+});
+
+test('one maximum distance: Configuración and the deck sheet show and change the same value', async ({
+  browser,
+  request,
+}) => {
+  const me = await personAt(request, 'Lucía', remoteSpot());
+  const { context, page } = await phoneFor(browser, me);
+  await page.goto('/config');
+  const slider = page.getByRole('slider', { name: 'Distancia máxima' });
+  // The profile's 50 km (what the deck uses), not a second default of 25.
+  await expect(slider).toHaveValue('50', { timeout: 15_000 });
+  await slider.fill('30');
+  await expect(page.getByText('30 km', { exact: true })).toBeVisible();
+
+  const profileDistance = async () => {
+    const own = await request.get(`/api/profiles/${me.userId}`, { headers: { authorization: `Bearer ${me.token}` } });
+    return ((await own.json()) as { profile: { preferences: { distance: number } } }).profile.preferences.distance;
+  };
+  await expect.poll(profileDistance).toBe(30);
+
+  await page.goto('/home');
+  await page.getByRole('button', { name: 'Preferencias', exact: true }).click();
+  const sheet = page.getByRole('dialog', { name: 'Ajustar Preferencias' });
+  const distance = sheet.getByLabel('Distancia máxima (km)');
+  await expect(distance).toHaveValue('30');
+  await distance.fill('12');
+  await sheet.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(sheet).toHaveCount(0);
+  await expect.poll(profileDistance).toBe(12);
+
+  await page.getByRole('link', { name: 'Configuración' }).click();
+  await expect(slider).toHaveValue('12');
+  await context.close();
+});
+
+test('a message arriving elsewhere in the app shows one banner that opens the chat; never for the open or a muted chat, nor with Mensajes off', async ({
+  browser,
+  request,
+}) => {
+  const spot = remoteSpot();
+  const me = await personAt(request, 'Lucía', spot);
+  const marcos = await personAt(request, 'Marcos', spot);
+  const irene = await personAt(request, 'Irene', spot);
+  const withMarcos = await matchUsers(request, me, marcos);
+  const withIrene = await matchUsers(request, me, irene);
+  const muted = await request.patch(`/api/messages/conversations/${withIrene}/mute`, {
+    data: { isMuted: true },
+    headers: { authorization: `Bearer ${me.token}` },
+  });
+  expect(muted.status(), await muted.text()).toBeLessThan(300);
+
+  const { context, page } = await phoneFor(browser, me);
+  // The list, loaded once, tells the device which chat is muted; connected, it shows no banner.
+  await page.goto('/messages');
+  await expect(page.getByTestId('conversation-item')).toHaveCount(2, { timeout: 15_000 });
+  await expect(page.getByTestId('connection-banner')).toHaveCount(0, { timeout: 15_000 });
+  await page.getByRole('link', { name: /^Conectar/ }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  // Every banner that ever shows is recorded, so "never" is checked, not sampled.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { bannersSeen: string[] }).bannersSeen = seen;
+    new MutationObserver(() => {
+      for (const banner of document.querySelectorAll('[data-testid="message-banner"]')) {
+        const text = banner.textContent ?? '';
+        if (seen.at(-1) !== text) seen.push(text);
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  const bannersSeen = () => page.evaluate(() => (window as unknown as { bannersSeen: string[] }).bannersSeen);
+  const unread = page.getByRole('link', { name: /Mensajes/ });
+
+  const unreadText = () => unread.evaluate((link) => link.textContent ?? '');
+  await sendMessage(request, irene, me, withIrene, 'Hola desde un chat silenciado');
+  // Arrived (the badge counts it), and no banner for the muted chat.
+  await expect(unread).toHaveAccessibleName(/sin leer/);
+  await sendMessage(request, marcos, me, withMarcos, '¿Entrenamos mañana?\nA las 8 en el gimnasio');
+  const banner = page.getByTestId('message-banner');
+  await expect(banner).toContainText('Marcos');
+  await expect(banner).toContainText('¿Entrenamos mañana?');
+  await expect(banner).not.toContainText('A las 8');
+  expect(await bannersSeen()).toEqual(['Nuevo mensaje de Marcos¿Entrenamos mañana?']);
+
+  // A tap opens the chat, which has the whole height: no bottom bar, no "Conectado" row.
+  await banner.getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/messages/${withMarcos}$`));
+  await expect(page.getByRole('heading', { name: 'Marcos' })).toBeVisible();
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Navegación principal' })).toHaveCount(0);
+  await expect(page.getByTestId('connection-banner')).toHaveClass(/\bsr-only\b/);
+
+  // In the open chat: the message shows in the thread, no banner.
+  await sendMessage(request, marcos, me, withMarcos, 'Te veo allí');
+  await expect(page.getByText('Te veo allí')).toBeVisible();
+
+  // "Mensajes" off in Configuración (reached in the app, so the recorder stays): no banner either.
+  await page.getByRole('link', { name: 'Volver a Mensajes' }).click();
+  await page.getByRole('link', { name: /^Configuración/ }).click();
+  await page.getByRole('switch', { name: /^Mensajes/ }).click();
+  await expect(page.getByRole('switch', { name: /^Mensajes/ })).not.toBeChecked();
+  await page.getByRole('link', { name: /^Conectar/ }).click();
+  const before = await unreadText();
+  await sendMessage(request, marcos, me, withMarcos, 'Sin aviso, por favor');
+  await expect.poll(unreadText).not.toBe(before);
+  expect(await bannersSeen()).toEqual(['Nuevo mensaje de Marcos¿Entrenamos mañana?']);
   await context.close();
 });

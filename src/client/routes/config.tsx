@@ -3,6 +3,7 @@ import { setNotificationSoundOn, useNotificationSoundOn } from '../features/noti
 import { AccountDataActions } from '../features/safety/index.ts';
 import { SettingsScreen } from '../features/settings/index.ts';
 import { Switch } from '../ui/switch.tsx';
+import { useSearchDistance } from './config-search-distance.ts';
 
 function NotificationSoundSwitch() {
   const isOn = useNotificationSoundOn();
@@ -21,8 +22,10 @@ function NotificationSoundSwitch() {
  * "Descargar mis datos" and "Eliminar mi cuenta" from safety.
  */
 export function ConfigPage() {
+  const searchDistance = useSearchDistance();
   return (
     <SettingsScreen
+      searchDistance={searchDistance}
       renderSignOutButton={() => <SignOutButton variant="danger" />}
       renderSoundSwitch={() => <NotificationSoundSwitch />}
       renderDataActions={() => <AccountDataActions />}

@@ -8,6 +8,7 @@
  */
 import Dexie from 'dexie';
 import type { ConversationSummary, SyncResponse } from '#shared/chat/chat-schemas';
+import type { OutboxKind } from './local-db.ts';
 import { PERMANENT_FAILURE_STATUSES } from '#shared/offline';
 import { ApiRequestError, requestJson } from './http.ts';
 import { leader } from './leader.ts';
@@ -232,7 +233,18 @@ export const networkStatus = {
   getSnapshot: isBrowserOnline,
 };
 
-/** How many outbox items wait (or failed), for "what is pending" in the banner. */
-export function watchPendingCount(onValue: (count: number) => void): () => void {
-  return watchLocal((db) => db.outbox.count(), onValue);
+/**
+ * How many things the person did wait in the outbox (or failed), for "what is pending": only the
+ * kinds given (the chat counts its messages, the deck its swipes), never the read receipts the app
+ * queues by itself (issue #20: one message offline read "2 pendientes").
+ */
+export function watchPendingCount(kinds: readonly OutboxKind[], onValue: (count: number) => void): () => void {
+  return watchLocal(
+    (db) =>
+      db.outbox
+        .where('kind')
+        .anyOf([...kinds])
+        .count(),
+    onValue,
+  );
 }

@@ -145,7 +145,16 @@ function BottomBar({ status }: { status: ShellStatus }) {
  * The signed-in area's frame (spec 001 §2): a sidebar from the `lg` breakpoint, a top bar and a
  * bottom tab bar on phones. Pages render in <main id="contenido">.
  */
-export function AppShell({ status = { counts: NO_COUNTS }, children }: { status?: ShellStatus; children?: ReactNode }) {
+export function AppShell({
+  status = { counts: NO_COUNTS },
+  isBottomBarHidden = false,
+  children,
+}: {
+  status?: ShellStatus;
+  /** Phones: no bottom bar (inside a conversation, whose header leads back). */
+  isBottomBarHidden?: boolean;
+  children?: ReactNode;
+}) {
   return (
     // overflow-x: clip, not hidden: a card dragged off screen never widens the page (so the bottom
     // bar never shifts), and the sticky header keeps working (clip makes no scroll container).
@@ -165,11 +174,15 @@ export function AppShell({ status = { counts: NO_COUNTS }, children }: { status?
       <main
         id="contenido"
         tabIndex={-1}
-        className={cx('outline-none lg:pl-64 xl:pl-72', 'pb-[calc(5rem+env(safe-area-inset-bottom))] lg:pb-0')}
+        className={cx(
+          'outline-none lg:pl-64 xl:pl-72',
+          isBottomBarHidden ? 'pb-[env(safe-area-inset-bottom)]' : 'pb-[calc(5rem+env(safe-area-inset-bottom))]',
+          'lg:pb-0',
+        )}
       >
         <div className="mx-auto w-full max-w-3xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">{children ?? <Outlet />}</div>
       </main>
-      <BottomBar status={status} />
+      {!isBottomBarHidden && <BottomBar status={status} />}
     </div>
   );
 }

@@ -1,8 +1,11 @@
+import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
+import { MessageBanner } from '../../features/chat/index.ts';
 import { unreadState } from '../../features/chat/unread-store.ts';
 import { matchesCountState } from '../../features/matches/index.ts';
 import { notificationsState, useBellRing } from '../../features/notifications/index.ts';
+import { useMessageAlertsEnabled } from '../../features/settings/index.ts';
 import { streakLabel, useStreak } from '../../features/streak/index.ts';
 import { UnauthorizedPage } from '../../routes/unauthorized.tsx';
 import { startSessionChecks } from '../../services/session.ts';
@@ -20,15 +23,27 @@ function SignedInArea() {
   const notifications = useSnapshot(notificationsState);
   const bell = useBellRing(notifications.unreadCount);
   const streak = useStreak();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const openConversationId = /^\/messages\/([^/]+)\/?$/.exec(pathname)?.[1] ?? null;
+  const isMessageAlertOn = useMessageAlertsEnabled();
   return (
-    <AppShell
-      status={{
-        counts: { matches: matches.count, messages: unread.total, notifications: notifications.unreadCount },
-        bellRing: bell.ring,
-        isBellRinging: bell.isRinging,
-        streakLabel: streakLabel(streak),
-      }}
-    />
+    <>
+      <AppShell
+        // Inside a conversation the thread gets the whole height (issue #20); back is in its header.
+        isBottomBarHidden={openConversationId !== null}
+        status={{
+          counts: { matches: matches.count, messages: unread.total, notifications: notifications.unreadCount },
+          bellRing: bell.ring,
+          isBellRinging: bell.isRinging,
+          streakLabel: streakLabel(streak),
+        }}
+      />
+      <MessageBanner
+        openConversationId={openConversationId}
+        // The Mensajes screens show every new message themselves.
+        isEnabled={isMessageAlertOn && !/^\/messages(\/|$)/.test(pathname)}
+      />
+    </>
   );
 }
 

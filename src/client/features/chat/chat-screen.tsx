@@ -132,6 +132,11 @@ export function ChatScreen({
     return () => clearTimeout(timer);
   }, [lastKey, snap.isOtherTyping]);
 
+  // The quick replies take room from the thread: keep its newest message in view, never cut in half.
+  useEffect(() => {
+    if (isQuickOpen) endRef.current?.scrollIntoView({ block: 'end' });
+  }, [isQuickOpen]);
+
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (sendText(text)) {
@@ -143,7 +148,8 @@ export function ChatScreen({
   return (
     <section
       aria-labelledby="chat-title"
-      className="-my-6 flex h-[calc(100dvh-8.5rem-env(safe-area-inset-bottom))] flex-col lg:-my-10 lg:h-dvh"
+      // The phone layout hides its bottom bar here: the thread takes all but the top bar (3.5rem).
+      className="-my-6 flex h-[calc(100dvh-3.5rem-env(safe-area-inset-bottom))] flex-col lg:-my-10 lg:h-dvh"
     >
       <header className="flex items-center gap-3 border-b border-stone-200/80 py-3 dark:border-white/8">
         <Link
@@ -171,8 +177,11 @@ export function ChatScreen({
             otherUser: { userId: conversation.otherUser.userId, name },
           })}
       </header>
-      <div className="pt-2">
-        <ConnectionBanner />
+      {/* Over the top of the thread, not above it: showing or hiding it never moves the messages. */}
+      <div className="relative z-10 h-0">
+        <div className="absolute inset-x-0 top-2 flex justify-center">
+          <ConnectionBanner />
+        </div>
       </div>
 
       <div className="min-h-0 flex-1 overflow-y-auto py-3" data-testid="chat-scroll">
@@ -258,7 +267,7 @@ export function ChatScreen({
           {isQuickOpen && (
             <div
               id="quick-replies"
-              className="flex flex-wrap gap-2 border-t border-stone-200/80 py-3 dark:border-white/8"
+              className="flex max-h-36 flex-wrap gap-2 overflow-y-auto border-t border-stone-200/80 py-3 dark:border-white/8"
             >
               {QUICK_REPLIES.map((reply) => (
                 <button

@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { networkStatus, watchPendingCount } from '../../services/offline.ts';
 import { type ConnectionStatus, connection } from '../../services/socket.ts';
 import { cx } from '../../ui/cx.ts';
+import { pendingLabel } from '../../ui/pending-label.ts';
 
 /** The banner texts of spec 001 §2. */
 export function connectionLabel(status: ConnectionStatus): string {
@@ -26,22 +27,30 @@ export function useConnectionStatus(): ConnectionStatus {
   return isOnline ? status : OFFLINE;
 }
 
-/** "1 pendiente de enviar" / "N pendientes de enviar": what the outbox still holds. */
-export function pendingLabel(count: number): string {
-  return count === 1 ? '1 pendiente de enviar' : `${count} pendientes de enviar`;
-}
+const MESSAGE_KINDS = ['message'] as const;
 
-function usePendingCount(): number {
+function usePendingMessages(): number {
   const [count, setCount] = useState(0);
-  useEffect(() => watchPendingCount(setCount), []);
+  useEffect(() => watchPendingCount(MESSAGE_KINDS, setCount), []);
   return count;
 }
 
-/** The connection banner; `isHiddenWhenConnected` for the list (spec 001 §4). */
+/**
+ * The connection banner (spec 001 §2, §4): shown only when the connection is not fine or messages
+ * wait to be sent (issue #20: no permanent green row over every chat). Connected, the chat keeps
+ * the status for screen readers only; the list shows nothing.
+ */
 export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWhenConnected?: boolean }) {
   const status = useConnectionStatus();
-  const pending = usePendingCount();
-  if (status.status === 'connected' && isHiddenWhenConnected && pending === 0) return null;
+  const pending = usePendingMessages();
+  if (status.status === 'connected' && pending === 0) {
+    if (isHiddenWhenConnected) return null;
+    return (
+      <p role="status" data-testid="connection-banner" className="sr-only">
+        {connectionLabel(status)}
+      </p>
+    );
+  }
   const tone =
     status.status === 'connected'
       ? 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-200 dark:ring-emerald-500/25'
@@ -52,7 +61,10 @@ export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWh
     <div
       role="status"
       data-testid="connection-banner"
-      className={cx('flex items-center gap-2 rounded-xl px-3 py-1.5 text-xs font-semibold ring-1 ring-inset', tone)}
+      className={cx(
+        'flex items-center gap-2 rounded-xl px-3 py-1.5 text-xs font-semibold shadow-sm ring-1 ring-inset',
+        tone,
+      )}
     >
       <span
         aria-hidden="true"
@@ -66,7 +78,7 @@ export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWh
         )}
       />
       {connectionLabel(status)}
-      {pending > 0 && status.status !== 'connected' && (
+      {pending > 0 && (
         <span className="font-normal" data-testid="pending-count">
           · {pendingLabel(pending)}
         </span>

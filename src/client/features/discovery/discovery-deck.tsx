@@ -10,6 +10,7 @@ import { usePageTitle } from '../../ui/use-page-title.ts';
 import { type DeckMatch, deckStore } from './deck-store.ts';
 import type { SearchPreferences } from './discovery-api.ts';
 import { DecisionButtons } from './decision-buttons.tsx';
+import { DeckOfflineNotice } from './deck-offline-notice.tsx';
 import { MatchModal } from './match-modal.tsx';
 import { PreferencesDialog } from './preferences-dialog.tsx';
 import { ProfileCard, ProfileCardSkeleton } from './profile-card.tsx';
@@ -134,6 +135,7 @@ export function DiscoveryDeck({
   return (
     <div className={DECK_COLUMN}>
       <DeckHeader onPreferences={() => setIsPreferencesOpen(true)} />
+      <DeckOfflineNotice />
       <div className={CARD_AREA}>
         {/* Over the card, not above it: the notice never moves the deck (QUALITY 28). */}
         {snap.isSnapshot && snap.deck.status === 'ready' && (

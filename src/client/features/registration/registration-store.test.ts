@@ -125,6 +125,9 @@ describe('the e-mail wizard store', () => {
     expect(store.state.form.phoneDigits).toBe('');
     store.actions.checkPhoneDigits();
     expect(store.state.errors.phone).toBe('El teléfono debe tener 9 dígitos');
+    store.actions.setPhone('0034 612.398.745');
+    store.actions.checkPhoneDigits();
+    expect(store.state.form).toMatchObject({ phone: '612 398 745', phoneDigits: '612398745' });
     store.actions.setPhone('912 398 745');
     store.actions.checkPhoneDigits();
     expect(store.state.errors.phone).toBe('Debe ser un móvil: empieza por 6 o 7.');

@@ -8,7 +8,7 @@ import { proxy } from 'valtio';
 import { type TokenStorage, tokenStorage } from '../../services/token-storage.ts';
 import { codeValue, isCodeComplete } from './code-input-logic.ts';
 import { type RegistrationApi, readSession, registrationApi, toCallFailure, toE164 } from './registration-api.ts';
-import { keepPhoneCharacters, phoneFieldError, validPhoneDigits } from './phone-field.ts';
+import { formatNational, keepPhoneCharacters, phoneFieldError, validPhoneDigits } from './phone-field.ts';
 import { wizardSendCodeMessage } from './send-code-errors.ts';
 import { initialWizardState, type WizardEvent, type WizardState, wizardReducer } from './wizard-machine.ts';
 
@@ -125,6 +125,8 @@ export function createRegistrationStore(deps: RegistrationStoreDeps) {
     checkPhoneDigits() {
       const field = readPhoneField(state.form.phone);
       if (field.problem !== null && field.problem !== 'empty') state.errors.phone = phoneFieldError(state.form.phone);
+      // A valid number reads the way people say it, beside the +34 already shown: 612 483 792.
+      if (field.problem === null) state.form.phone = formatNational(field.digits);
     },
 
     setCode(code: readonly string[]) {

@@ -1,3 +1,4 @@
 /** The settings feature: /config. */
-export { SettingsScreen } from './settings-screen.tsx';
+export { type SearchDistanceBinding, SettingsScreen } from './settings-screen.tsx';
 export { ThemePicker } from './theme-picker.tsx';
+export { useMessageAlertsEnabled } from './use-message-alerts.ts';

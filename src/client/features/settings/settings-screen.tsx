@@ -231,7 +231,14 @@ function SelectField<TValue extends string>({
   );
 }
 
-function DistanceSlider({ value }: { value: number }) {
+/**
+ * The deck's maximum distance when it is known (the profile's, the one the deck uses: decision
+ * 0027), shown and changed here as in the deck's "Ajustar Preferencias"; null before a profile
+ * exists, when the slider keeps the settings' own value (spec default 25).
+ */
+export type SearchDistanceBinding = { value: number; onChange: (km: number) => void } | null;
+
+function DistanceSlider({ value, onChange }: { value: number; onChange: (km: number) => void }) {
   const id = useId();
   return (
     <div>
@@ -251,7 +258,7 @@ function DistanceSlider({ value }: { value: number }) {
         step={1}
         value={value}
         aria-valuetext={`${value} km`}
-        onChange={(event) => settingsStore.setMaxDistance(Number(event.target.value))}
+        onChange={(event) => onChange(Number(event.target.value))}
         className="mt-2 h-2 w-full cursor-pointer accent-brand-700 dark:accent-brand-500"
       />
       <div aria-hidden="true" className="mt-1 flex justify-between text-xs text-stone-600 dark:text-stone-400">
@@ -297,10 +304,12 @@ function SignOutSection({ renderSignOutButton }: { renderSignOutButton: () => Re
 
 function SettingsForm({
   settings,
+  searchDistance,
   renderSoundSwitch,
   renderDataActions,
 }: {
   settings: Settings;
+  searchDistance: SearchDistanceBinding;
   renderSoundSwitch: () => ReactNode;
   renderDataActions: () => ReactNode;
 }) {
@@ -328,7 +337,10 @@ function SettingsForm({
       </Section>
 
       <Section id="busqueda" description="A quién te sugerimos en Conectar.">
-        <DistanceSlider value={settings.search.maxDistance} />
+        <DistanceSlider
+          value={searchDistance?.value ?? settings.search.maxDistance}
+          onChange={searchDistance?.onChange ?? settingsStore.setMaxDistance}
+        />
         <SelectField
           label="Mostrar"
           value={settings.search.preferredGender}
@@ -426,10 +438,12 @@ function SettingsForm({
  * "Descargar mis datos" / "Eliminar mi cuenta" actions (safety).
  */
 export function SettingsScreen({
+  searchDistance = null,
   renderSignOutButton,
   renderSoundSwitch,
   renderDataActions,
 }: {
+  searchDistance?: SearchDistanceBinding;
   renderSignOutButton: () => ReactNode;
   renderSoundSwitch: () => ReactNode;
   renderDataActions: () => ReactNode;
@@ -476,6 +490,7 @@ export function SettingsScreen({
           {current.status === 'ready' && (
             <SettingsForm
               settings={current.settings as Settings}
+              searchDistance={searchDistance}
               renderSoundSwitch={renderSoundSwitch}
               renderDataActions={renderDataActions}
             />
