@@ -45,6 +45,20 @@ describe('the Google registration store', () => {
     expect(api.googleSendCode).not.toHaveBeenCalled();
   });
 
+  it('reads typed and pasted formats as the e-mail wizard does, and says why a number cannot be used', async () => {
+    const { store, api } = setup();
+    store.actions.setPhone('+34 6123987');
+    await store.actions.sendCode();
+    expect(store.state.phoneError).toEqual({ kind: 'invalid', message: 'El número debe tener 9 dígitos' });
+    store.actions.setPhone('+33 612 39 87 45');
+    await store.actions.sendCode();
+    expect(store.state.phoneError).toEqual({ kind: 'invalid', message: 'Solo se admiten números de España (+34).' });
+    store.actions.setPhone('0034 612-39-87-45');
+    expect(store.state.phoneDigits).toBe('612398745');
+    await store.actions.sendCode();
+    expect(api.googleSendCode).toHaveBeenCalledWith('+34612398745', 'lucia@example.com', 'h.p.s');
+  });
+
   it('sends, verifies, stores in both storages with completeProfile false, and succeeds', async () => {
     const { store, api, save } = setup();
     store.actions.setPhone('612398745');
