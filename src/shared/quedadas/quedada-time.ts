@@ -78,7 +78,7 @@ const shortFormat = new Intl.DateTimeFormat(LOCALE, {
 });
 
 /** "jueves, 12 de marzo, 18:00" */
-export function quedadaWhen(value: Date | string): string {
+export function quedadaWhen(value: Date | string | number): string {
   return whenFormat.format(new Date(value));
 }
 

@@ -1,16 +1,6 @@
 import { createEvent } from 'ics';
 import type { Quedada } from '#shared/quedadas/quedada-schemas';
-import { LOCALE, TIME_ZONE } from '#shared/time/madrid-calendar';
-
-const madridDateTime = new Intl.DateTimeFormat(LOCALE, {
-  timeZone: TIME_ZONE,
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+import { quedadaWhen } from '#shared/quedadas/quedada-time';
 
 /**
  * The `.ics` of an accepted quedada (issue #21, docs/decisions/0029), made with `ics`: the start
@@ -24,7 +14,7 @@ export function quedadaCalendar(
 ): string {
   const startMs = new Date(quedada.startsAt).getTime();
   const location = quedada.gymAddress ? `${quedada.gymName}, ${quedada.gymAddress}` : quedada.gymName;
-  const when = `${madridDateTime.format(startMs)} (hora de Madrid)`;
+  const when = `${quedadaWhen(startMs)} (hora de Madrid)`;
   const lines = [`Entreno con ${options.otherName}: ${quedada.activity}.`, when];
   if (quedada.note) lines.push(quedada.note);
   const { error, value } = createEvent({

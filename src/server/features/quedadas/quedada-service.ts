@@ -15,6 +15,7 @@ import {
   type Reliability,
 } from '#shared/quedadas/quedada-schemas';
 import { endOf, startProblem, transition } from '#shared/quedadas/quedada-state';
+import { quedadaWhen } from '#shared/quedadas/quedada-time';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
@@ -86,16 +87,6 @@ export function toQuedada(record: QuedadaRecord): Quedada {
 }
 
 const conversationUrl = (conversationId: string) => `/messages/${encodeURIComponent(conversationId)}`;
-
-const madridWhen = new Intl.DateTimeFormat('es-ES', {
-  timeZone: 'Europe/Madrid',
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
 
 /**
  * The quedadas' rules (issue #21), shared by the routes and the job runner: only the two members
@@ -234,7 +225,7 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
       if (!outcome.isNew) return;
       const { quedada } = outcome;
       announce(quedada);
-      const when = madridWhen.format(new Date(quedada.startsAt));
+      const when = quedadaWhen(quedada.startsAt);
       if (quedada.status === 'proposed')
         notifyOther(
           quedada,
@@ -361,7 +352,7 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
         const { quedada } = job;
         const tooLate = job.kind === 'confirm' && clock.now().getTime() > endOf(quedada) + CONFIRM_WINDOW_MS;
         if (job.isStillWanted && !tooLate && deps.notifier) {
-          const when = madridWhen.format(new Date(quedada.startsAt));
+          const when = quedadaWhen(quedada.startsAt);
           await deps.notifier.notify(job.userId, {
             type: 'reminder',
             title: job.kind === 'reminder' ? `Entreno con ${job.otherName}` : '¿Entrenasteis juntos?',
