@@ -59,7 +59,7 @@ case "$command" in
       exit 1
     fi
     mkdir -p "$data_dir"
-    chmod 700 "$data_dir"
+    # The archive's "." entry brings back DATA_DIR's own owner and mode.
     tar --extract --gzip --file="$2" --directory="$data_dir"
     echo "restored $2 into $data_dir; start the node with DATA_DIR=$data_dir"
     ;;
