@@ -1,4 +1,4 @@
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
 import { createMatchedPair, emitWithAck, pause, recordEvents } from '../helpers/chat-api.ts';
@@ -87,6 +87,56 @@ describe.runIf(isScaled)('chat across two nodes', () => {
       expect(events.filter((event) => event.name === 'notification')).toEqual([]);
     } finally {
       for (const socket of [sender, recipient, senderOtherTab, recipientAliases]) socket.close();
+    }
+  });
+
+  it('an unmatch, a block or a logout on one node refuses the very next write on the other', async () => {
+    const apiA = createDiscoveryApi(nodeA);
+    const apiB = createDiscoveryApi(nodeB);
+    const [unmatched, blocked, loggedOut] = [
+      await createMatchedPair(apiA, { names: ['Nora', 'Oscar'] }),
+      await createMatchedPair(apiA, { names: ['Paula', 'Quique'] }),
+      await createMatchedPair(apiA, { names: ['Rosa', 'Sergio'] }),
+    ];
+    const sockets = await Promise.all(
+      [unmatched.a, blocked.b].map((user) => connectSocket(nodeB, { token: user.token })),
+    );
+    const [unmatchedSocket, blockedSocket] = sockets as [Socket, Socket];
+    const send = (socket: Socket, conversationId: string, text: string) =>
+      emitWithAck<{ ok: boolean; status?: number }>(socket, 'sendMessage', { conversationId, text });
+    try {
+      // Node B has every session and conversation cached: each sends once.
+      expect(await send(unmatchedSocket, unmatched.conversationId, 'antes')).toMatchObject({ ok: true });
+      expect(await send(blockedSocket, blocked.conversationId, 'antes')).toMatchObject({ ok: true });
+      const rest = { conversationId: loggedOut.conversationId, receiverId: loggedOut.b.userId, text: 'antes' };
+      expect((await apiB.post('/messages/messages', rest, loggedOut.a.token)).status).toBe(201);
+
+      // On node A; then at once, with no wait for the bus, the next write on node B.
+      const ended = await apiA.post(
+        `/messages/conversations/${unmatched.conversationId}/unmatch`,
+        {},
+        unmatched.b.token,
+      );
+      expect(ended.status).toBe(200);
+      expect(await send(unmatchedSocket, unmatched.conversationId, 'después')).toMatchObject({
+        ok: false,
+        status: 403,
+      });
+
+      const block = await apiA.post('/safety/blocks', { userId: blocked.b.userId, reason: 'other' }, blocked.a.token);
+      expect(block.status).toBeLessThan(300);
+      expect(await send(blockedSocket, blocked.conversationId, 'después')).toMatchObject({ ok: false, status: 403 });
+
+      expect((await apiA.post('/auth/logout', {}, loggedOut.a.token)).status).toBe(200);
+      expect((await apiB.post('/messages/messages', { ...rest, text: 'después' }, loggedOut.a.token)).status).toBe(401);
+      const swipe = await apiB.post(
+        `/swipes/users/${loggedOut.a.userId}/swipe`,
+        { target_user_id: unmatched.b.userId, action: 'dislike' },
+        loggedOut.a.token,
+      );
+      expect(swipe.status).toBe(401);
+    } finally {
+      for (const socket of sockets) socket.close();
     }
   });
 });
