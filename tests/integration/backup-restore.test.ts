@@ -79,14 +79,11 @@ describe.runIf(process.env.TEST_DATABASE !== 'postgres')(
     });
     // An embedded node: no DATABASE_URL or REDIS_URL (empty counts as unset), its own DATA_DIR.
     const embedded = (dataDir: string) =>
-      startNodeProcess({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        DEMO_DATA: '0',
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        DATA_DIR: dataDir,
-      });
+      startNodeProcess(
+        { NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_DATA: '0', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir },
+        // A first embedded start creates and migrates the database: slow on a loaded machine.
+        { timeoutMs: 150_000 },
+      );
 
     it('an archive of a stopped DATA_DIR, restored elsewhere, brings everything back', async () => {
       const first = await embedded(dirs[0] as string);
