@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Health } from '#shared/api';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -29,6 +29,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { guardSocketInput, inputGuardPlugin } from './plugins/input-guard.ts';
 import {
+  createFailFastRedis,
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
@@ -133,9 +134,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   }
   let redis: Redis | undefined;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    // An 'error' event without a listener would end the process; ioredis reconnects by itself.
-    redis.on('error', (error) => http.log.warn({ err: error }, 'rate limits: Redis error'));
+    // Fail fast: while Redis is away the limits fall back to this node's memory (decision 0021).
+    redis = createFailFastRedis(config.redisUrl, (error) => http.log.warn({ err: error }, 'rate limits: Redis error'));
     try {
       await redis.connect();
     } catch (error) {
@@ -185,6 +185,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     publicOrigin: config.publicOrigin,
     smsBlockedNumbers: config.smsBlockedNumbers,
     smsDailyBudget: config.smsDailyBudget,
+    smsDailyBudgetPerNumber: config.smsDailyBudgetPerNumber,
+    smsDailyBudgetPerAddress: config.smsDailyBudgetPerAddress,
     onSessionsRevoked: createRevocationBroadcaster(realtime.io),
     bus,
     hooks: notificationFeatures.authHooks(dependencies.authHooks),

@@ -48,6 +48,10 @@ const EnvSchema = v.object({
   SMS_BLOCKED_NUMBERS: v.optional(v.string(), ''),
   /** Texts all nodes together may send per day (UTC) before send-code answers 503. */
   SMS_DAILY_BUDGET: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0)), '1000'),
+  /** Texts one number may receive per day (UTC), whoever asks: SMS pumping to one number. */
+  SMS_DAILY_BUDGET_PER_NUMBER: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
+  /** Texts one client address (IPv6: its /64) may have sent per day; scaled by RATE_LIMIT_IP_FACTOR. */
+  SMS_DAILY_BUDGET_PER_ADDRESS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '100'),
   /** Prefix of every key this app writes to Redis (rate limits), so deployments can share one. */
   REDIS_KEY_PREFIX: v.optional(v.pipe(v.string(), v.maxLength(100)), 'entreno:'),
   TRUST_PROXY: v.optional(
@@ -105,6 +109,9 @@ export type Config = {
   /** E.164 numbers refused as PHONE_BLOCKED. */
   smsBlockedNumbers: string[];
   smsDailyBudget: number;
+  /** Per number and per client address (their own shares of the day, so one client cannot spend it all). */
+  smsDailyBudgetPerNumber: number;
+  smsDailyBudgetPerAddress: number;
   redisKeyPrefix: string;
   /**
    * Which proxies may set X-Forwarded-For: none (false), the last N hops, or these addresses.
@@ -170,6 +177,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     sms,
     smsBlockedNumbers,
     smsDailyBudget: parsed.SMS_DAILY_BUDGET,
+    smsDailyBudgetPerNumber: parsed.SMS_DAILY_BUDGET_PER_NUMBER,
+    smsDailyBudgetPerAddress: parsed.SMS_DAILY_BUDGET_PER_ADDRESS,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     rateLimitIpFactor: parsed.RATE_LIMIT_IP_FACTOR,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),

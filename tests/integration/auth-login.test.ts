@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/index.ts';
 import { type Api, createApi, decodeToken, GOOD_PASSWORD, uniqueEmail, uniquePhone } from '../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
+import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 const WRONG = { success: false, message: 'Email o contraseña incorrectos', errorType: 'INVALID_CREDENTIALS' };
 
@@ -144,23 +144,33 @@ describe('login (spec 000 §7, QUALITY 1-3)', () => {
     await api.login(email);
   });
 
-  it('locks an account after 5 wrong passwords for the rest of the 15-minute window, then lets the owner in', async () => {
-    clock.set(new Date(Math.ceil(clock.now().getTime() / (15 * MINUTE)) * 15 * MINUTE));
+  it('slows wrong passwords on an account from one address with a growing delay, never for good', async () => {
+    clock.set(new Date(Math.ceil(clock.now().getTime() / DAY) * DAY));
     const { email } = await api.registerUser();
-    for (let attempt = 1; attempt <= 5; attempt += 1) {
-      expect((await api.post('/auth/login', { email, password: 'Otra&Clave99' })).status).toBe(401);
-    }
-    clock.advance(5 * MINUTE);
-    const locked = await api.post('/auth/login', { email, password: GOOD_PASSWORD });
-    expect(locked.status).toBe(429);
-    expect(locked.headers.get('retry-after')).toBe(String(10 * 60));
-    expect(locked.body).toEqual({
+    const tooMany = {
       success: false,
       message:
         'Demasiados intentos fallidos de inicio de sesión. Por favor, espera unos minutos antes de intentarlo de nuevo.',
       errorType: 'RATE_LIMITED',
-    });
-    clock.advance(10 * MINUTE);
+    };
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect((await api.post('/auth/login', { email, password: 'Otra&Clave99' })).status).toBe(401);
+    }
+    // Five failures: the rest of the minute, even for the right password (guesses cannot be tested).
+    const first = await api.post('/auth/login', { email, password: GOOD_PASSWORD });
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('60');
+    expect(first.body).toEqual(tooMany);
+    clock.advance(MINUTE);
+    for (let attempt = 6; attempt <= 10; attempt += 1) {
+      expect((await api.post('/auth/login', { email, password: 'Otra&Clave99' })).status).toBe(401);
+    }
+    // Ten: the rest of the quarter hour.
+    const second = await api.post('/auth/login', { email, password: GOOD_PASSWORD });
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe(String(14 * 60));
+    expect(second.body).toEqual(tooMany);
+    clock.advance(14 * MINUTE);
     await api.login(email);
   });
 

@@ -268,6 +268,39 @@ describe('SMS sending limits of the whole service', () => {
     }
   });
 
+  it('keys the daily texts per number and per client address too: one client cannot spend the whole budget', async () => {
+    const clock = createTestClock('2026-03-11T00:00:00.000Z');
+    const app = await startTestApp(
+      { smsDailyBudget: 1000, smsDailyBudgetPerNumber: 2, smsDailyBudgetPerAddress: 3, trustProxy: 1 },
+      { dependencies: { clock } },
+    );
+    try {
+      const api = createApi(app);
+      const from = (address: string, phone: string) =>
+        api.call('POST', '/auth/send-code', { body: { phone }, headers: { 'x-forwarded-for': address } });
+      // One number: two texts a day, whoever asks (spaced past the spec's own cooldown and window).
+      const target = uniquePhone();
+      expect((await from('198.51.100.1', target)).status).toBe(200);
+      clock.advance(11 * MINUTE);
+      expect((await from('198.51.100.2', target)).status).toBe(200);
+      clock.advance(11 * MINUTE);
+      const numberSpent = await from('198.51.100.3', target);
+      expect(numberSpent.status).toBe(429);
+      expect(numberSpent.body).toMatchObject({ success: false, errorType: 'OTHER' });
+      expect(await api.outbox(target)).toHaveLength(2);
+      // One address (an IPv6 /64 counts as one): three texts a day, over any numbers.
+      const sent = [];
+      for (const host of ['1', '2', '3', '4']) sent.push((await from(`2001:db8:5:6::${host}`, uniquePhone())).status);
+      expect(sent).toEqual([200, 200, 200, 429]);
+      // Everyone else still gets codes, and the next day both shares are back.
+      expect((await from('198.51.100.9', uniquePhone())).status).toBe(200);
+      clock.advance(24 * HOUR);
+      expect((await from('2001:db8:5:6::99', target)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('reports a provider failure as MULTIPLE (500) without leaking its details', async () => {
     const app = await startTestApp(
       {},

@@ -1,18 +1,23 @@
-import type { Redis } from 'ioredis';
+import { isIPv4, isIPv6 } from 'node:net';
+import { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Clock } from '../clock.ts';
 import { tooManyRequests } from '../errors.ts';
 
 /**
- * Throttling shared by every node (QUALITY 3). Counters live in fixed windows numbered from the
- * injected clock, so a window always ends (no lockout is permanent) and tests move time without
- * sleeping; Redis only stores the counts (with a TTL that cleans them up), the clock decides.
+ * Throttling shared by every node (QUALITY 3; docs/decisions/0018 §6, 0021). The counting is
+ * rate-limiter-flexible's: `RateLimiterMemory` embedded, `RateLimiterRedis` with an in-memory
+ * insurance limiter when REDIS_URL is set, so a Redis outage never stalls a request (each node
+ * then counts on its own until Redis returns). Windows are fixed and numbered from the injected
+ * clock (the window's number is part of the key), so a window always ends (no lockout is
+ * permanent) and tests move time without sleeping; the stores' own expiry only cleans up.
  */
 export type RateLimitRule = {
-  /** Part of the key, e.g. 'login-email-failures'. */
+  /** Part of the key, e.g. 'login-failures-account'. */
   name: string;
   limit: number;
   windowMs: number;
-  /** Counts per client address; these limits scale with RATE_LIMIT_IP_FACTOR (shared addresses). */
+  /** Counts per client address (an IPv6 address by its /64); scales with RATE_LIMIT_IP_FACTOR. */
   isPerIp?: boolean;
 };
 
@@ -37,87 +42,133 @@ export interface RateLimiter {
   reset(check: RateLimitCheck): Promise<void>;
 }
 
+/**
+ * The key of a client address: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * subscriber usually holds a whole /64, so counting single addresses would let them rotate).
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1] as string;
+  if (isIPv4(address) || !isIPv6(address)) return address;
+  return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
+}
+
+function expandIPv6(address: string): string[] {
+  const [head = '', tail] = address.split('%')[0]?.split('::') ?? [''];
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const missing = 8 - left.length - right.length;
+  return [...left, ...Array.from({ length: Math.max(0, missing) }, () => '0'), ...right].map((group) =>
+    (group || '0').toLowerCase().replace(/^0+(?=.)/, ''),
+  );
+}
+
+// How long a store keeps a window's count beyond the window (clock and store time may differ).
+const STORE_MARGIN_S = 60;
+
 function windowOf(rule: RateLimitRule, nowMs: number) {
   const index = Math.floor(nowMs / rule.windowMs);
   return { index, retryAfterMs: (index + 1) * rule.windowMs - nowMs };
 }
 
-const windowKey = (check: RateLimitCheck, index: number) => `${check.rule.name}:${check.key}:${index}`;
+const storeKey = (check: RateLimitCheck, index: number) =>
+  `${check.rule.isPerIp ? addressKey(check.key) : check.key}:${index}`;
 
-/** One process's counters: the embedded mode, or tests. Old windows are swept as time passes. */
-export function createMemoryRateLimiter(options: { clock: Clock; maxKeys?: number }): RateLimiter {
-  const maxKeys = options.maxKeys ?? 100_000;
-  const counts = new Map<string, { count: number; expiresAtMs: number }>();
-  let nextSweepMs = 0;
+/** Counts consumed in a window, whether rate-limiter-flexible resolved (under) or rejected (over). */
+async function consumedPoints(operation: Promise<RateLimiterRes>): Promise<number> {
+  try {
+    return (await operation).consumedPoints;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return error.consumedPoints;
+    throw error;
+  }
+}
 
-  const sweep = (nowMs: number) => {
-    if (nowMs < nextSweepMs && counts.size < maxKeys) return;
-    nextSweepMs = nowMs + 60_000;
-    for (const [key, entry] of counts) if (entry.expiresAtMs <= nowMs) counts.delete(key);
-    // Still full of live keys (a flood of distinct IPs): drop the oldest rather than grow forever.
-    for (const key of counts.keys()) {
-      if (counts.size < maxKeys) break;
-      counts.delete(key);
+/** The limiter over one kind of store: one rate-limiter-flexible instance per rule shape. */
+function createFlexibleRateLimiter(
+  kind: RateLimiter['kind'],
+  clock: Clock,
+  build: (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract,
+): RateLimiter {
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiterFor = (rule: RateLimitRule) => {
+    const id = `${rule.name}|${rule.limit}|${rule.windowMs}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      limiter = build({
+        keyPrefix: `rl:${rule.name}`,
+        points: rule.limit,
+        duration: Math.ceil(rule.windowMs / 1000) + STORE_MARGIN_S,
+      });
+      limiters.set(id, limiter);
     }
+    return limiter;
   };
-
-  const read = (check: RateLimitCheck, nowMs: number) => {
-    const { index, retryAfterMs } = windowOf(check.rule, nowMs);
-    const key = windowKey(check, index);
-    return { key, retryAfterMs, count: counts.get(key)?.count ?? 0 };
+  const locate = (check: RateLimitCheck) => {
+    const { index, retryAfterMs } = windowOf(check.rule, clock.now().getTime());
+    return { limiter: limiterFor(check.rule), key: storeKey(check, index), retryAfterMs };
   };
-
   return {
-    kind: 'memory',
+    kind,
     async consume(check) {
-      const nowMs = options.clock.now().getTime();
-      sweep(nowMs);
-      const { key, retryAfterMs, count } = read(check, nowMs);
-      counts.set(key, { count: count + 1, expiresAtMs: nowMs + retryAfterMs });
-      return { count: count + 1, isLimited: count + 1 > check.rule.limit, retryAfterMs };
+      const { limiter, key, retryAfterMs } = locate(check);
+      const count = await consumedPoints(limiter.consume(key));
+      return { count, isLimited: count > check.rule.limit, retryAfterMs };
     },
     async peek(check) {
-      const { retryAfterMs, count } = read(check, options.clock.now().getTime());
+      const { limiter, key, retryAfterMs } = locate(check);
+      const count = (await limiter.get(key))?.consumedPoints ?? 0;
       return { count, isLimited: count >= check.rule.limit, retryAfterMs };
     },
     async reset(check) {
-      counts.delete(read(check, options.clock.now().getTime()).key);
+      const { limiter, key } = locate(check);
+      await limiter.delete(key);
     },
   };
 }
 
-// INCR then set the TTL on the window's first event, atomically.
-const CONSUME_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
+/** One process's counters: the embedded mode, or tests. */
+export function createMemoryRateLimiter(options: { clock: Clock }): RateLimiter {
+  return createFlexibleRateLimiter('memory', options.clock, (shape) => new RateLimiterMemory(shape));
+}
 
-/** Counters in Redis, shared by every node (`REDIS_URL`). */
+/**
+ * Counters in Redis, shared by every node (`REDIS_URL`). While Redis is unreachable (the client
+ * is not ready, a command fails or times out) each call falls back at once to this node's
+ * in-memory insurance limiter: limits stay local until Redis returns, requests never wait.
+ */
 export function createRedisRateLimiter(options: { redis: Redis; clock: Clock; keyPrefix: string }): RateLimiter {
-  const { redis, clock } = options;
-  const prefix = `${options.keyPrefix}rl:`;
-  const locate = (check: RateLimitCheck) => {
-    const { index, retryAfterMs } = windowOf(check.rule, clock.now().getTime());
-    return { key: prefix + windowKey(check, index), retryAfterMs };
-  };
-  return {
-    kind: 'redis',
-    async consume(check) {
-      const { key, retryAfterMs } = locate(check);
-      // The TTL is real time, the window is the clock's: keep keys a whole window plus a margin.
-      const ttlMs = check.rule.windowMs + 60_000;
-      const count = Number(await redis.eval(CONSUME_SCRIPT, 1, key, String(ttlMs)));
-      return { count, isLimited: count > check.rule.limit, retryAfterMs };
-    },
-    async peek(check) {
-      const { key, retryAfterMs } = locate(check);
-      const count = Number((await redis.get(key)) ?? 0);
-      return { count, isLimited: count >= check.rule.limit, retryAfterMs };
-    },
-    async reset(check) {
-      await redis.del(locate(check).key);
-    },
-  };
+  return createFlexibleRateLimiter('redis', options.clock, (shape) => {
+    return new RateLimiterRedis({
+      ...shape,
+      keyPrefix: `${options.keyPrefix}${shape.keyPrefix}`,
+      storeClient: options.redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(shape),
+    });
+  });
+}
+
+/** Redis command timeout of the fail-fast client (ms): a hung Redis costs a request at most this. */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+
+/**
+ * A Redis client for request paths: no offline queue (a command while disconnected fails at
+ * once), one short timeout per command, no retries of a command; the connection itself keeps
+ * reconnecting in the background. Errors go to `onError` (an 'error' event without a listener
+ * would end the process).
+ */
+export function createFailFastRedis(url: string, onError: (error: unknown) => void): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(200 * attempt, 2000),
+  });
+  redis.on('error', onError);
+  return redis;
 }
 
 /**

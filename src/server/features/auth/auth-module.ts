@@ -28,6 +28,8 @@ export type AuthModuleDeps = {
   publicOrigin: string;
   smsBlockedNumbers: readonly string[];
   smsDailyBudget: number;
+  smsDailyBudgetPerNumber: number;
+  smsDailyBudgetPerAddress: number;
   /** Told about every revoked session (the realtime layer cuts its sockets). */
   onSessionsRevoked: SessionRevocationListener;
   /** Every node's revocations (docs/decisions/0018 §3). */
@@ -67,6 +69,8 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     codeKey: deps.keys.smsCode,
     blockedNumbers: deps.smsBlockedNumbers,
     dailyBudget: deps.smsDailyBudget,
+    dailyBudgetPerNumber: deps.smsDailyBudgetPerNumber,
+    dailyBudgetPerAddress: deps.smsDailyBudgetPerAddress,
   });
   const auth = createAuthService({
     users: userRepository,

@@ -6,7 +6,7 @@ import type * as v from 'valibot';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { checkRateLimits, enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
+import { addressKey, checkRateLimits, enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
 import { AUTH_LIMITS } from './auth-limits.ts';
 import { toAuthUser } from './auth-user.ts';
 import type { PasswordHasher } from './password-hasher.ts';
@@ -62,15 +62,28 @@ export function createAuthService(deps: AuthServiceDeps) {
       [{ rule: AUTH_LIMITS.loginAttemptsPerIp, key: ip }],
       SERVER_MESSAGES.tooManyRequests,
     );
-    const failures = { rule: AUTH_LIMITS.loginFailuresPerAccount, key: account.key };
-    await checkRateLimits(limiter, [failures], AUTH_MESSAGES.tooManyLoginAttempts);
+    // Failures slow this account from this address (growing delay), and this address over every
+    // account (credential stuffing); the owner signing in from elsewhere is not slowed by either.
+    const accountFromIp = `${account.key}|${addressKey(ip)}`;
+    const delays = AUTH_LIMITS.loginFailuresPerAccountAndIpTiers.map((rule) => ({ rule, key: accountFromIp }));
+    const failures = [
+      ...delays,
+      { rule: AUTH_LIMITS.loginFailuresPerAccount, key: account.key },
+      { rule: AUTH_LIMITS.loginFailuresPerIp, key: ip },
+    ];
+    await checkRateLimits(
+      limiter,
+      [{ rule: AUTH_LIMITS.loginFailuresPerIp, key: ip }],
+      SERVER_MESSAGES.tooManyRequests,
+    );
+    await checkRateLimits(limiter, failures.slice(0, -1), AUTH_MESSAGES.tooManyLoginAttempts);
     const user = await account.find();
     const isMatch = user?.passwordHash ? await hasher.verify(user.passwordHash, password) : await dummy(password);
     if (!user?.passwordHash || !isMatch) {
-      await limiter.consume(failures);
+      await Promise.all(failures.map((check) => limiter.consume(check)));
       throw new AppError(401, account.failure, 'INVALID_CREDENTIALS');
     }
-    await limiter.reset(failures);
+    await Promise.all(delays.map((check) => limiter.reset(check)));
     if (hasher.needsRehash(user.passwordHash)) {
       // Old, weaker parameters: upgrade while the plain password is at hand.
       await users.upgradePasswordHash(user.id, user.passwordHash, await hasher.hash(password), clock.now());

@@ -8,14 +8,12 @@ export type PasswordResetRepository = ReturnType<typeof createPasswordResetRepos
 
 export function createPasswordResetRepository(db: Database) {
   return {
-    /** Stores a new link and drops the user's earlier unused ones: only the newest link works. */
-    async replace(link: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx
-          .delete(passwordResetTokens)
-          .where(and(eq(passwordResetTokens.userId, link.userId), isNull(passwordResetTokens.usedAt)));
-        await tx.insert(passwordResetTokens).values(link);
-      });
+    /**
+     * Stores a new link beside the user's earlier ones: a request anyone can make must not cancel
+     * the owner's link. Using any link ends the others (`deleteUnusedForUser`).
+     */
+    async add(link: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<void> {
+      await db.insert(passwordResetTokens).values(link);
     },
     async findByHash(tokenHash: string): Promise<PasswordResetRecord | undefined> {
       const [row] = await db

@@ -43,7 +43,7 @@ export function createPasswordResetService(deps: PasswordResetServiceDeps) {
   const sendLink = async (user: UserRecord) => {
     const token = randomBytes(32).toString('base64url');
     const now = clock.now();
-    await resets.replace({
+    await resets.add({
       userId: user.id,
       tokenHash: hashToken(token),
       createdAt: now,
@@ -67,17 +67,18 @@ export function createPasswordResetService(deps: PasswordResetServiceDeps) {
   return {
     /**
      * Mails a reset link when an account uses the address. Answers the same, in about the same
-     * time, either way (QUALITY 2): the link is made and mailed after the answer.
+     * time, either way (QUALITY 2): the link is made and mailed after the answer. Past the
+     * per-address budget the answer is still the same but no mail goes out: a stranger's requests
+     * neither cancel the owner's links nor lock the owner's own request out.
      */
     async requestReset(email: string, ip: string): Promise<void> {
       await enforceRateLimits(
         deps.limiter,
-        [
-          { rule: AUTH_LIMITS.forgotPasswordPerIp, key: ip },
-          { rule: AUTH_LIMITS.forgotPasswordPerEmail, key: email },
-        ],
+        [{ rule: AUTH_LIMITS.forgotPasswordPerIp, key: ip }],
         SERVER_MESSAGES.tooManyRequests,
       );
+      const mails = await deps.limiter.consume({ rule: AUTH_LIMITS.forgotPasswordPerEmail, key: email });
+      if (mails.isLimited) return;
       const user = await users.findByEmail(email);
       if (!user) return;
       const work = sendLink(user)

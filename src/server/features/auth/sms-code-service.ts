@@ -16,7 +16,7 @@ import type { Clock } from '../../clock.ts';
 import type { SmsChannel } from '../../delivery/sms-channel.ts';
 import { AppError, badRequest, tooManyRequests } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
+import { checkRateLimits, enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
 import { AUTH_LIMITS } from './auth-limits.ts';
 import type { SendPlan, SmsCodeRepository, SmsPurpose, SmsSendLimitState } from './sms-code-repository.ts';
 
@@ -34,6 +34,9 @@ export type SmsCodeServiceDeps = {
   blockedNumbers: readonly string[];
   /** SMS_DAILY_BUDGET. */
   dailyBudget: number;
+  /** SMS_DAILY_BUDGET_PER_NUMBER and SMS_DAILY_BUDGET_PER_ADDRESS (defaults: AUTH_LIMITS). */
+  dailyBudgetPerNumber?: number;
+  dailyBudgetPerAddress?: number;
 };
 
 export type SmsCodeService = ReturnType<typeof createSmsCodeService>;
@@ -53,6 +56,14 @@ export function createSmsCodeService(deps: SmsCodeServiceDeps) {
   const { codes, clock } = deps;
   const blocked = new Set(deps.blockedNumbers);
   const budgetRule = { ...AUTH_LIMITS.smsDailyBudget, limit: deps.dailyBudget };
+  const perNumberRule = {
+    ...AUTH_LIMITS.smsDailyBudgetPerNumber,
+    limit: deps.dailyBudgetPerNumber ?? AUTH_LIMITS.smsDailyBudgetPerNumber.limit,
+  };
+  const perAddressRule = {
+    ...AUTH_LIMITS.smsDailyBudgetPerAddress,
+    limit: deps.dailyBudgetPerAddress ?? AUTH_LIMITS.smsDailyBudgetPerAddress.limit,
+  };
 
   const budgetExhausted = (retryAfterMs: number) => {
     deps.logger.error({ dailyBudget: deps.dailyBudget }, 'sms: daily budget exhausted, refusing sends');
@@ -142,7 +153,14 @@ export function createSmsCodeService(deps: SmsCodeServiceDeps) {
         SERVER_MESSAGES.tooManyRequests,
         'OTHER',
       );
-      // A cheap early refusal; the consume below is what holds under parallel sends and many nodes.
+      // The day's shares of this number and this address, then the whole service's: cheap early
+      // refusals; the consumes below are what hold under parallel sends and many nodes. Only texts
+      // really sent count, so refused attempts cannot spend a number's share.
+      const shares = [
+        { rule: perNumberRule, key: phone },
+        { rule: perAddressRule, key: input.ip },
+      ];
+      await checkRateLimits(deps.limiter, shares, SERVER_MESSAGES.tooManyRequests, 'OTHER');
       const budget = await deps.limiter.peek({ rule: budgetRule, key: 'all' });
       if (budget.isLimited) throw budgetExhausted(budget.retryAfterMs);
       const now = clock.now();
@@ -154,6 +172,7 @@ export function createSmsCodeService(deps: SmsCodeServiceDeps) {
         throw tooManyRequests(resendCooldownMessage(outcome.retryAfterMs / S), outcome.retryAfterMs / S, 'OTHER');
       }
       // Counted atomically before the text goes out: a peek alone lets parallel sends overshoot.
+      await enforceRateLimits(deps.limiter, shares, SERVER_MESSAGES.tooManyRequests, 'OTHER');
       const spent = await deps.limiter.consume({ rule: budgetRule, key: 'all' });
       if (spent.isLimited) throw budgetExhausted(spent.retryAfterMs);
       const text = `Tu código de Entreno es ${outcome.code}. Caduca en ${SMS_CODE_TTL_S / 60} minutos. No lo compartas con nadie.`;
