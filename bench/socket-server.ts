@@ -30,6 +30,9 @@ if (mode === 'bare') {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/entreno-bench' }),
     inMemoryDatabase: true,
     tokenSecret: randomBytes(32).toString('hex'),
+    // One user's token opens every socket, all from loopback: the caps would refuse them.
+    socketsPerUser: 1_000_000,
+    socketsPerAddress: 1_000_000,
   };
   const app = await buildApp(config);
   const user = await app.auth.users.createUser({

@@ -16,6 +16,8 @@ const baseConfig = (): Config => ({
   host: '127.0.0.1',
   tokenSecret: randomBytes(32).toString('hex'),
   redisKeyPrefix: `entreno-bench:${randomBytes(4).toString('hex')}:`,
+  // Every simulated person connects from loopback: the per-address socket cap would refuse them.
+  socketsPerAddress: 1_000_000,
 });
 
 /**

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import proxyAddr from 'proxy-addr';
 import type { Redis } from 'ioredis';
 import type { Health } from '#shared/api';
 import { type Clock, systemClock } from './clock.ts';
@@ -42,10 +43,11 @@ import {
 } from './plugins/invalidation-bus.ts';
 import { openApiPlugin } from './openapi/openapi-plugin.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
-import { createRealtime, type Realtime } from './plugins/realtime.ts';
+import { capSocketsPerUser, createRealtime, type Realtime } from './plugins/realtime.ts';
 import { trackRequestsInFlight } from './plugins/requests-in-flight.ts';
 import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { attachSocketBudgets } from './plugins/socket-budgets.ts';
 import { staticPwaPlugin } from './plugins/static-pwa.ts';
 import { deriveServerKeys, resolveTokenSecret } from './secrets.ts';
 import { createDatabaseSecretStore } from './secrets-repository.ts';
@@ -93,14 +95,18 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const clock = dependencies.clock ?? systemClock;
   // Google sign-in (QUALITY 6, docs/decisions/0004); config.ts has already checked the settings.
   const google = await createGoogleSignIn(config.google);
+  // A hop count becomes proxy-addr's function form: trust the last N hops only. Fastify and the
+  // socket caps read the client's address with the same rule.
+  const trustProxy =
+    typeof config.trustProxy === 'number'
+      ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+      : config.trustProxy === false
+        ? () => false
+        : proxyAddr.compile(config.trustProxy);
   const http = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    // A hop count becomes proxy-addr's function form: trust the last N hops only.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: config.trustProxy === false ? false : trustProxy,
   });
   const requestsInFlight = trackRequestsInFlight(http);
   const database = await openDatabase({
@@ -127,6 +133,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     realtime = await createRealtime(http.server, {
       redisUrl: config.redisUrl,
       onRedisError: (error) => http.log.warn({ err: error }, 'realtime: Redis error'),
+      caps: {
+        perAddress: config.socketsPerAddress,
+        perUser: config.socketsPerUser,
+        clientAddress: (request) => proxyAddr(request, trustProxy),
+      },
     });
   } catch (error) {
     await database.close();
@@ -193,6 +204,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     hashPolicy: dependencies.hashPolicy,
   });
   attachSocketAuth(realtime.io, { sessions: auth.sessions, clock, logger: http.log });
+  capSocketsPerUser(realtime.io, config.socketsPerUser);
+  // Budgets first: an event over budget costs nothing more, not even the input guard's walk.
+  attachSocketBudgets(realtime.io, { logger: http.log });
   guardSocketInput(realtime.io);
   const googleAuth = createGoogleAuthService({
     verifier: google.verifier,

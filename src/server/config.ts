@@ -64,6 +64,10 @@ const EnvSchema = v.object({
       ),
     ),
   ),
+  /** Authenticated sockets one user may hold on one node. */
+  SOCKETS_PER_USER: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
+  /** Open connections one client address (IPv6: its /64) may hold on one node; scaled by RATE_LIMIT_IP_FACTOR. */
+  SOCKETS_PER_ADDRESS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '100'),
   RATE_LIMIT_IP_FACTOR: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(1000)), '1'),
   /** Bearer token that may read /metrics from anywhere; unset: direct loopback connections only. */
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
@@ -120,6 +124,9 @@ export type Config = {
   trustProxy: false | number | string[];
   /** Multiplies the per-IP rate limits (many people behind one address, or an e2e run). */
   rateLimitIpFactor: number;
+  /** Socket caps per node: per user, and per client address (already multiplied by rateLimitIpFactor). */
+  socketsPerUser: number;
+  socketsPerAddress: number;
   /** The dev outbox (`GET /api/dev/outbox`): everywhere but production. */
   isOutboxEnabled: boolean;
   /** Seed demo profiles when the database has no users: embedded development by default, never production. */
@@ -181,6 +188,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     smsDailyBudgetPerAddress: parsed.SMS_DAILY_BUDGET_PER_ADDRESS,
     redisKeyPrefix: parsed.REDIS_KEY_PREFIX,
     rateLimitIpFactor: parsed.RATE_LIMIT_IP_FACTOR,
+    socketsPerUser: parsed.SOCKETS_PER_USER,
+    socketsPerAddress: parsed.SOCKETS_PER_ADDRESS * parsed.RATE_LIMIT_IP_FACTOR,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     isOutboxEnabled: parsed.NODE_ENV !== 'production',
     demoData:

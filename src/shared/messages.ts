@@ -15,6 +15,11 @@ export const SERVER_MESSAGES = {
   invalidToken: 'Token inválido o expirado',
   forbidden: 'No tienes permiso para realizar esta acción',
   serviceUnavailable: 'El servicio no está disponible en este momento. Intenta de nuevo en unos momentos.',
+  /** A dependency (database, Redis) is away: worth retrying soon (issue #24's wording). */
+  dependencyUnavailable: 'El servicio no está disponible. Inténtalo en unos segundos.',
+  /** The server's disk is full: the write was not stored, worth retrying later. */
+  storageFull: 'No queda espacio para guardar los datos en el servidor. Inténtalo más tarde.',
+  tooManyConnections: 'Demasiadas conexiones abiertas. Cierra alguna pestaña e inténtalo de nuevo.',
 } as const;
 
 export type ServerMessageKey = keyof typeof SERVER_MESSAGES;

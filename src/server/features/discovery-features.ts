@@ -122,7 +122,7 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
       await api.register(photoRoutes, { photos });
       await api.register(gymRoutes, { gyms });
       await api.register(recommendationRoutes, { recommendations });
-      await api.register(swipeRoutes, { prefix: '/swipes', swipes });
+      await api.register(swipeRoutes, { prefix: '/swipes', swipes, limiter });
     },
     { prefix: '/api' },
   );

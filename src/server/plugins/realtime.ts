@@ -1,7 +1,21 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
+import { SERVER_MESSAGES } from '#shared/messages';
+import { addressKey } from './rate-limit.ts';
+
+/** A connection that has not authenticated (joined the namespace) within this is closed. */
+export const UNAUTHENTICATED_TIMEOUT_MS = 5000;
+
+export type SocketCaps = {
+  /** Open connections per client address (IPv6: its /64) on this node, authenticated or not. */
+  perAddress: number;
+  /** Authenticated sockets per user on this node. */
+  perUser: number;
+  /** The client's address as Fastify sees it (TRUST_PROXY honoured). */
+  clientAddress(request: IncomingMessage): string;
+};
 
 export type Realtime = {
   io: Server;
@@ -15,16 +29,37 @@ export type Realtime = {
  */
 export async function createRealtime(
   server: HttpServer,
-  options: { redisUrl: string | undefined; onRedisError?: (error: unknown) => void },
+  options: { redisUrl: string | undefined; onRedisError?: (error: unknown) => void; caps: SocketCaps },
 ): Promise<Realtime> {
+  const { caps } = options;
+  const openPerAddress = new Map<string, number>();
+  const addressOf = (request: IncomingMessage) => addressKey(caps.clientAddress(request));
   const io = new Server(server, {
     path: '/socket.io',
     serveClient: false,
     // Same origin only: the PWA and the API are served together.
     cors: { origin: false },
-    connectTimeout: 60_000,
+    // Covers the auth middleware too: a client that never authenticates is closed soon.
+    connectTimeout: UNAUTHENTICATED_TIMEOUT_MS,
     maxHttpBufferSize: 64 * 1024,
+    // Only handshakes come here: refused before any work when the address holds its cap.
+    allowRequest: (request, callback) => {
+      const isUnderCap = (openPerAddress.get(addressOf(request)) ?? 0) < caps.perAddress;
+      callback(isUnderCap ? null : SERVER_MESSAGES.tooManyConnections, isUnderCap);
+    },
   });
+  io.engine.on(
+    'connection',
+    (connection: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => {
+      const key = addressOf(connection.request);
+      openPerAddress.set(key, (openPerAddress.get(key) ?? 0) + 1);
+      connection.once('close', () => {
+        const left = (openPerAddress.get(key) ?? 1) - 1;
+        if (left > 0) openPerAddress.set(key, left);
+        else openPerAddress.delete(key);
+      });
+    },
+  );
   if (!options.redisUrl) {
     return { io, kind: 'memory', close: () => closeIo(io) };
   }
@@ -53,6 +88,30 @@ export async function createRealtime(
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
   };
+}
+
+/**
+ * Caps one user's authenticated sockets on this node. Registered after the auth middleware (it
+ * needs the user) and as the last one, so every socket it counts does connect.
+ */
+export function capSocketsPerUser(io: Server, perUser: number): void {
+  const open = new Map<string, number>();
+  io.use((socket, next) => {
+    const userId: string | undefined = socket.data.auth?.userId;
+    if (!userId) return next();
+    const count = open.get(userId) ?? 0;
+    if (count >= perUser) {
+      const message = SERVER_MESSAGES.tooManyConnections;
+      return next(Object.assign(new Error(message), { data: { message } }));
+    }
+    open.set(userId, count + 1);
+    socket.once('disconnect', () => {
+      const left = (open.get(userId) ?? 1) - 1;
+      if (left > 0) open.set(userId, left);
+      else open.delete(userId);
+    });
+    next();
+  });
 }
 
 /**

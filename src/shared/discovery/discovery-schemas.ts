@@ -20,6 +20,7 @@ export const DISCOVERY_MESSAGES = {
   photoTooManyPixels:
     'La imagen tiene demasiados píxeles: el máximo es de 40 megapíxeles (por ejemplo, 8000 × 5000). Usa una imagen de menor resolución.',
   photoRateLimit: 'Has alcanzado el límite de subidas. Intenta más tarde.',
+  swipeRateLimited: 'Estás deslizando demasiado rápido. Espera un momento.',
   photosMax: 'Puedes subir un máximo de 6 fotos',
   photoMissing: 'Selecciona al menos una imagen',
   photoInvalid: 'La foto no es válida',

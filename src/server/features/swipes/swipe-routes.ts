@@ -1,18 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { MatchesResponse, SwipeResponse } from '#shared/discovery/discovery-schemas';
 import { requireAuth } from '../../plugins/auth.ts';
+import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import { enforceSwipeLimit } from './swipe-limits.ts';
 import type { SwipeService } from './swipe-service.ts';
 
 type Params = { id: string };
 
 /** Swipes and matches (spec 001 §7), mounted at /api/swipes; the caller must be {id}. */
-export async function swipeRoutes(app: FastifyInstance, options: { swipes: SwipeService }) {
+export async function swipeRoutes(app: FastifyInstance, options: { swipes: SwipeService; limiter: RateLimiter }) {
   const { swipes } = options;
   const guarded = { preHandler: app.authenticate };
 
   // The swipe's statement re-checks the session row itself (docs/decisions/0018 §4).
   const hotWrite = { ...guarded, config: { isSessionGuardedInSql: true } };
   app.post<{ Params: Params }>('/users/:id/swipe', hotWrite, async (request): Promise<SwipeResponse> => {
+    await enforceSwipeLimit(options.limiter, requireAuth(request).userId);
     return swipes.swipe(requireAuth(request), request.params.id, request.body);
   });
 
