@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   messages: async () => (await import('./messages.ts')).benchMessages(),
   sockets: async () => (await import('./sockets.ts')).benchSockets(),
   client: async () => (await import('./client.ts')).benchClient(),
+  limiter: async () => (await import('./limiter.ts')).benchLimiter(),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -13,6 +13,7 @@ import { type AuthModule, createAuthModule } from './features/auth/auth-module.t
 import { authRoutes } from './features/auth/auth-routes.ts';
 import type { AuthHooks } from './features/auth/auth-service.ts';
 import type { PasswordHashPolicy } from './features/auth/password-hasher.ts';
+import { devSurfacePlugin } from './features/dev/dev-surface.ts';
 import { outboxRoutes } from './features/dev/outbox-routes.ts';
 import { googleAuthRoutes } from './features/google/google-auth-routes.ts';
 import { createGoogleAuthService } from './features/google/google-auth-service.ts';
@@ -51,6 +52,7 @@ import { attachSocketBudgets } from './plugins/socket-budgets.ts';
 import { staticPwaPlugin } from './plugins/static-pwa.ts';
 import { deriveServerKeys, resolveTokenSecret } from './secrets.ts';
 import { createDatabaseSecretStore } from './secrets-repository.ts';
+import { loggerOptions } from './logger.ts';
 import { createNotificationFeatures, type NotificationFeatures } from './notification-features.ts';
 
 export type App = {
@@ -88,6 +90,8 @@ export type AppDependencies = {
   emailChannel?: EmailChannel;
   authHooks?: AuthHooks;
   hashPolicy?: PasswordHashPolicy;
+  /** Where the log lines go (default: stdout); tests capture them. */
+  logStream?: NodeJS.WritableStream;
 };
 
 /** Builds the whole server: database (migrated), HTTP routes, Socket.IO and the static PWA. */
@@ -104,7 +108,10 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         ? () => false
         : proxyAddr.compile(config.trustProxy);
   const http = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      ...loggerOptions(config.logLevel),
+      ...(dependencies.logStream ? { stream: dependencies.logStream } : {}),
+    },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy === false ? false : trustProxy,
   });
@@ -239,7 +246,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     token: config.metricsToken,
   });
   await http.register(inputGuardPlugin);
-  await http.register(securityHeadersPlugin, { isProduction: config.env === 'production' });
+  await http.register(securityHeadersPlugin, {
+    isProduction: config.env === 'production',
+    publicOrigin: config.publicOrigin,
+  });
+  await http.register(devSurfacePlugin, { isOpenToNetwork: config.areDevRoutesOpenToNetwork });
   await http.register(authPlugin, { sessions: auth.sessions });
   await http.register(
     async (api) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, configWarnings, loadConfig } from './config.ts';
 
 const production = {
   NODE_ENV: 'production',
@@ -141,5 +141,19 @@ describe('access-area configuration', () => {
     expect(() => loadConfig({ ...production, GOOGLE_JWKS_URL: 'http://keys.example/certs' })).toThrow(
       /GOOGLE_JWKS_URL: must use https:/,
     );
+  });
+});
+
+describe('listening address and development surfaces (issue #24 item 4)', () => {
+  it('listens on loopback in development and on every interface in production, unless HOST says otherwise', () => {
+    expect(loadConfig({}).host).toBe('localhost');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('localhost');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(configWarnings(loadConfig({}))).toEqual([]);
+    expect(configWarnings(loadConfig({ HOST: '0.0.0.0' }))).toEqual([
+      'HOST=0.0.0.0: the development server is reachable from the network (its /api/dev/* routes still answer this machine only)',
+    ]);
+    expect(configWarnings(loadConfig({ DEV_ROUTES_FROM_NETWORK: '1' }))[0]).toMatch(/DEV_ROUTES_FROM_NETWORK=1/);
+    expect(loadConfig({}).areDevRoutesOpenToNetwork).toBe(false);
   });
 });

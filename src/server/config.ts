@@ -27,7 +27,10 @@ const EnvSchema = v.object({
   /** GOOGLE_CLIENT_ID, GOOGLE_ISSUER, GOOGLE_JWKS_URL, GOOGLE_SCRIPT_URL (docs/decisions/0004). */
   ...GoogleEnvSchema.entries,
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
-  HOST: v.optional(v.pipe(v.string(), v.minLength(1)), '0.0.0.0'),
+  /** Default: every interface in production, the machine itself (loopback) otherwise. */
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** '1' lets other machines reach /api/dev/* (codes and reset links!) in development. */
+  DEV_ROUTES_FROM_NETWORK: v.optional(v.picklist(['0', '1'], "must be '0' or '1'"), '0'),
   PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(65535)), '3000'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
@@ -129,6 +132,8 @@ export type Config = {
   socketsPerAddress: number;
   /** The dev outbox (`GET /api/dev/outbox`): everywhere but production. */
   isOutboxEnabled: boolean;
+  /** `/api/dev/*` answers other machines too (DEV_ROUTES_FROM_NETWORK=1); otherwise loopback only. */
+  areDevRoutesOpenToNetwork: boolean;
   /** Seed demo profiles when the database has no users: embedded development by default, never production. */
   demoData: boolean;
   /** Google sign-in: real Google, or the local stand-in issuer outside production (0004). */
@@ -139,6 +144,22 @@ export type Config = {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** Warnings about a configuration that works but exposes something; logged at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.env === 'production') return warnings;
+  if (!['localhost', '127.0.0.1', '::1'].includes(config.host)) {
+    warnings.push(
+      `HOST=${config.host}: the development server is reachable from the network` +
+        (config.areDevRoutesOpenToNetwork ? '' : ' (its /api/dev/* routes still answer this machine only)'),
+    );
+  }
+  if (config.areDevRoutesOpenToNetwork) {
+    warnings.push('DEV_ROUTES_FROM_NETWORK=1: /api/dev/* (every SMS code and reset link) answers any client');
+  }
+  return warnings;
 }
 
 /**
@@ -166,7 +187,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   problems.push(...push.problems);
   const config: Config = {
     env: parsed.NODE_ENV,
-    host: parsed.HOST,
+    host: parsed.HOST ?? (parsed.NODE_ENV === 'production' ? '0.0.0.0' : 'localhost'),
     port,
     dataDir: path.resolve(parsed.DATA_DIR),
     databaseUrl: parsed.DATABASE_URL,
@@ -192,6 +213,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     socketsPerAddress: parsed.SOCKETS_PER_ADDRESS * parsed.RATE_LIMIT_IP_FACTOR,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     isOutboxEnabled: parsed.NODE_ENV !== 'production',
+    areDevRoutesOpenToNetwork: parsed.DEV_ROUTES_FROM_NETWORK === '1',
     demoData:
       parsed.NODE_ENV !== 'production' &&
       (parsed.DEMO_DATA === '1' ||

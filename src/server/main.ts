@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, configWarnings, loadConfig } from './config.ts';
 import { GoogleConfigError } from './features/google/google-config.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -21,6 +21,7 @@ async function main() {
   process.on('unhandledRejection', (reason) => {
     app.http.log.error({ err: reason }, 'unhandled rejection');
   });
+  for (const warning of configWarnings(config)) app.http.log.warn(warning);
   await app.http.listen({ port: config.port, host: config.host });
 
   let stopping = false;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Api, createApi, uniqueEmail, uniquePhone } from '../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
+import { createTestClock, HOUR } from '../helpers/test-clock.ts';
 
 describe('rate limits of the access area (QUALITY 3)', () => {
   const clock = createTestClock();

@@ -45,16 +45,10 @@ export function createOutbox(deps: { repository: OutboxRepository; logger: Logge
       const entry = toEntry(row);
       recent.unshift(entry);
       recent.length = Math.min(recent.length, MEMORY_CAPACITY);
+      // Never the text, code or link: logs hold no secrets (QUALITY 33); /dev/outbox shows them.
       deps.logger.info(
-        {
-          outbox: {
-            channel: entry.channel,
-            to: entry.to,
-            code: entry.code ?? undefined,
-            link: entry.link ?? undefined,
-          },
-        },
-        `[outbox] ${entry.channel} to ${entry.to}: ${entry.subject ? `${entry.subject} | ` : ''}${entry.text}`,
+        { outbox: { channel: entry.channel, id: entry.id } },
+        `[outbox] ${entry.channel} ready at /dev/outbox (not sent: no provider configured)`,
       );
       return entry;
     },

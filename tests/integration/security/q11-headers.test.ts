@@ -21,7 +21,7 @@ describe('Q11 headers', () => {
     );
     await writeFile(path.join(clientDir, 'assets', 'app.js'), 'console.log(1);');
     app = await startTestApp({ clientDir });
-    production = await startTestApp({ clientDir, env: 'production' });
+    production = await startTestApp({ clientDir, env: 'production', publicOrigin: 'https://entreno.example' });
     const api = createDiscoveryApi(app);
     const user = await api.userWithProfile();
     const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#3a3' } })
@@ -50,7 +50,10 @@ describe('Q11 headers', () => {
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp, kind.name).toContain("object-src 'none'");
       expect(csp, kind.name).toContain("frame-ancestors 'none'");
-      expect(csp, kind.name).toMatch(/connect-src [^;]*ws:/);
+      // The socket's own origin only, never any host (issue #24 item 5).
+      expect(/connect-src ([^;]*)/.exec(csp)?.[1], kind.name).toBe(
+        `'self' ${app.config.publicOrigin.replace('http:', 'ws:')}`,
+      );
       const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? /default-src ([^;]*)/.exec(csp)?.[1] ?? '';
       expect(scriptSrc, kind.name).not.toContain("'unsafe-inline'");
       expect(scriptSrc, kind.name).not.toContain("'unsafe-eval'");
@@ -65,6 +68,9 @@ describe('Q11 headers', () => {
       const response = await fetch(`${production.url}${kind.path}`);
       expect(response.headers.get('strict-transport-security'), kind.name).toMatch(/max-age=\d{7,}/);
       expect(response.headers.get('content-security-policy'), kind.name).toContain("object-src 'none'");
+      expect(response.headers.get('content-security-policy'), kind.name).toContain(
+        "connect-src 'self' wss://entreno.example;",
+      );
     }
   });
 });
