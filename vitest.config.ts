@@ -25,6 +25,21 @@ export default defineConfig({
       integration('integration-pglite', 'pglite'),
       // The same suite on the real PostgreSQL (and Redis) whenever they are configured; CI sets both.
       ...(process.env.DATABASE_URL ? [integration('integration-postgres', 'postgres')] : []),
+      // `npm run test:faults`: private PostgreSQL and Redis stopped and started under traffic (slow).
+      ...(process.env.ENTRENO_FAULTS === '1'
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'faults',
+                include: ['tests/faults/**/*.test.ts'],
+                testTimeout: 120_000,
+                hookTimeout: 120_000,
+                fileParallelism: false,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SERVER_MESSAGES } from '#shared/messages';
-import { AppError } from '../errors.ts';
+import { AppError, asDependencyError } from '../errors.ts';
 
 /** Fastify's own error codes that are the client's fault, with the Spanish text they get. */
 const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
@@ -41,6 +41,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (status && status >= 400 && status < 500) {
       request.log.info({ err: error }, 'client error');
       return reply.status(status).send({ success: false, message: SERVER_MESSAGES.invalidBody });
+    }
+    const outage = asDependencyError(error);
+    if (outage) {
+      // Expected during an outage: one warning per request, the client retries (Retry-After).
+      request.log.warn({ err: error, status: outage.statusCode }, 'dependency unavailable');
+      reply.headers(outage.headers);
+      return reply
+        .status(outage.statusCode)
+        .send({ success: false, message: outage.message, errorType: outage.errorType });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ success: false, message: SERVER_MESSAGES.internal });

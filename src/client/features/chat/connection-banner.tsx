@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { networkStatus, watchPendingCount } from '../../services/offline.ts';
+import { networkStatus, outbox, watchPendingCount } from '../../services/offline.ts';
 import { type ConnectionStatus, connection } from '../../services/socket.ts';
 import { cx } from '../../ui/cx.ts';
 import { pendingLabel } from '../../ui/pending-label.ts';
@@ -29,6 +29,9 @@ export function useConnectionStatus(): ConnectionStatus {
 
 const MESSAGE_KINDS = ['message'] as const;
 
+/** Said beside the pending count while the server refuses writes for now (an outage: 503, 507). */
+export const RETRYING_LABEL = 'el servidor no responde, se reintentará';
+
 function usePendingMessages(): number {
   const [count, setCount] = useState(0);
   useEffect(() => watchPendingCount(MESSAGE_KINDS, setCount), []);
@@ -51,6 +54,9 @@ export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWh
       </p>
     );
   }
+  // Connected, yet the outbox waits to retry: the server refused for now (an outage), say so.
+  const drain = useSyncExternalStore(outbox.subscribe, outbox.getSnapshot, outbox.getSnapshot);
+  const isRetrying = drain.status === 'waiting-backoff' && pending > 0;
   const tone =
     status.status === 'connected'
       ? 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-200 dark:ring-emerald-500/25'
@@ -81,6 +87,7 @@ export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWh
       {pending > 0 && (
         <span className="font-normal" data-testid="pending-count">
           · {pendingLabel(pending)}
+          {isRetrying ? ` · ${RETRYING_LABEL}` : ''}
         </span>
       )}
     </div>
