@@ -5,6 +5,7 @@ import { createMatchedPair, emitWithAck, eventually } from '../helpers/chat-api.
 import { createDiscoveryApi, createSignedInUser, type DiscoveryApi } from '../helpers/discovery-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createTestClock } from '../helpers/test-clock.ts';
 
 const RATE_LIMITED = {
   ok: false,
@@ -40,10 +41,12 @@ function tryConnect(app: TestApp, token: string | undefined): Promise<{ socket: 
  * address; a connection that never authenticates is closed.
  */
 describe('socket budgets and the swipe limit', () => {
+  // Limit windows follow the app's clock: a still one, so a slow machine cannot split a burst in two.
+  const clock = createTestClock('2026-03-10T09:00:00.000Z');
   let app: TestApp;
   let api: DiscoveryApi;
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({}, { dependencies: { clock } });
     api = createDiscoveryApi(app);
   });
   afterAll(async () => {

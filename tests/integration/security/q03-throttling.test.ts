@@ -110,7 +110,7 @@ describe('Q03 throttling', () => {
     const retryAfter = expect429(capped, HOUR);
     clock.advance(retryAfter * 1000);
     expect((await fromNewIp('/auth/login', { email, password: GOOD_PASSWORD })).status).toBe(200);
-  });
+  }, 120_000);
 
   it('per phone: the phone login, the code guesses and the code sends of one number are capped', async () => {
     const { phone } = await api.registerUser();
