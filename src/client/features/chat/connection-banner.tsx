@@ -46,6 +46,9 @@ function usePendingMessages(): number {
 export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWhenConnected?: boolean }) {
   const status = useConnectionStatus();
   const pending = usePendingMessages();
+  // Connected, yet the outbox waits to retry: the server refused for now (an outage), say so.
+  const drain = useSyncExternalStore(outbox.subscribe, outbox.getSnapshot, outbox.getSnapshot);
+  const isRetrying = drain.status === 'waiting-backoff' && pending > 0;
   if (status.status === 'connected' && pending === 0) {
     if (isHiddenWhenConnected) return null;
     return (
@@ -54,9 +57,6 @@ export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWh
       </p>
     );
   }
-  // Connected, yet the outbox waits to retry: the server refused for now (an outage), say so.
-  const drain = useSyncExternalStore(outbox.subscribe, outbox.getSnapshot, outbox.getSnapshot);
-  const isRetrying = drain.status === 'waiting-backoff' && pending > 0;
   const tone =
     status.status === 'connected'
       ? 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-200 dark:ring-emerald-500/25'
