@@ -100,6 +100,7 @@ describe('dependency outages under traffic', () => {
 
   it('PostgreSQL stopped: nodes stay up, writes answer 503 with Retry-After, readiness says so, all resumes', async () => {
     const api = createDiscoveryApi(nodeA);
+    const refusedBefore = refused.length;
     await postgres.stop();
     await eventually(async () => (await ready(nodeA)).body.checks.database === 'failing', 15_000);
     expect((await ready(nodeA)).status).toBe(503);
@@ -114,6 +115,9 @@ describe('dependency outages under traffic', () => {
       success: false,
       message: 'El servicio no está disponible. Inténtalo en unos segundos.',
     });
+    // Sends meanwhile are refused as 503 (the outbox's cue to retry), never 500.
+    await eventually(() => refused.length >= refusedBefore + 3, 15_000);
+    expect(new Set(refused.slice(refusedBefore))).toEqual(new Set([503]));
     await postgres.start();
     await eventually(async () => (await ready(nodeA)).status === 200, 30_000);
     const ackedAfter = acked.length;

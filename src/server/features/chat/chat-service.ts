@@ -21,7 +21,15 @@ import {
 import { CHAT_EVENTS, type ServerToClientEvents, type TypingInput } from '#shared/chat/socket-events';
 import type { MatchEvent } from '#shared/discovery/discovery-schemas';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
+import {
+  AppError,
+  asDependencyError,
+  badRequest,
+  forbidden,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+} from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter, RateLimitRule } from '../../plugins/rate-limit.ts';
@@ -535,7 +543,9 @@ export function createChatService(deps: ChatServiceDeps) {
 }
 
 /** An AppError's parts, for a socket acknowledgement. */
-export function ackError(error: unknown): { ok: false; message: string; status: number; errorType?: string } {
+export function ackError(failure: unknown): { ok: false; message: string; status: number; errorType?: string } {
+  // A database or Redis outage is a 503 (a full disk 507) the outbox retries, not a 500.
+  const error = asDependencyError(failure) ?? failure;
   if (error instanceof AppError) {
     return {
       ok: false,
