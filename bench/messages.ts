@@ -143,8 +143,12 @@ async function sweepWith(options: {
         firstError ??= result.firstError;
         return { ...result, ...(options.rss ? { rssMb: options.rss() } : {}) };
       },
-      onPoint: (point) =>
-        options.lines.push(pointLine({ label: options.label, percentile: 'p99', targetMs: options.targetMs }, point)),
+      onPoint: (point) => {
+        const line = pointLine({ label: options.label, percentile: 'p99', targetMs: options.targetMs }, point);
+        options.lines.push(line);
+        // Live as well: a long sweep shows its progress (and what it reached if it is stopped).
+        console.log(`  … ${line}`);
+      },
     });
     if (firstError) options.lines.push(`${options.label}: first error: ${firstError}`);
     return series;
@@ -202,6 +206,7 @@ async function benchOne(options: {
   });
   await drain(options.app);
   lines.push(...kneeLines(measured, baseline));
+  for (const line of kneeLines(measured, baseline)) console.log(`  … ${options.label}: ${line}`);
   const file = path.join(CHART_DIR, options.chart);
   await renderLatencyChart({
     title: `Messages end to end, ${options.label}`,

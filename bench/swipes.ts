@@ -112,7 +112,10 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
       if (result.firstError) lines.push(`app @ ${rate}/s: first error ${result.firstError}`);
       return { ...result, ...(rss ? { rssMb: rss() } : {}) };
     },
-    onPoint: (point) => lines.push(pointLine({ label: 'app', percentile: 'p95', targetMs: TARGET_P95_MS }, point)),
+    onPoint: (point) => {
+      lines.push(pointLine({ label: 'app', percentile: 'p95', targetMs: TARGET_P95_MS }, point));
+      console.log(`  … ${label}: ${lines.at(-1)}`);
+    },
   });
   lines.push(...kneeLines(measured, baseline));
   const file = path.join(CHART_DIR, chart);
