@@ -52,6 +52,7 @@ import { attachSocketBudgets } from './plugins/socket-budgets.ts';
 import { staticPwaPlugin } from './plugins/static-pwa.ts';
 import { deriveServerKeys, resolveTokenSecret } from './secrets.ts';
 import { createDatabaseSecretStore } from './secrets-repository.ts';
+import type { PhotoStore } from './features/photos/photo-store.ts';
 import { loggerOptions } from './logger.ts';
 import { createNotificationFeatures, type NotificationFeatures } from './notification-features.ts';
 
@@ -92,6 +93,8 @@ export type AppDependencies = {
   hashPolicy?: PasswordHashPolicy;
   /** Where the log lines go (default: stdout); tests capture them. */
   logStream?: NodeJS.WritableStream;
+  /** Tests only: a photo store that fails (a full disk). */
+  photoStore?: PhotoStore;
 };
 
 /** Builds the whole server: database (migrated), HTTP routes, Socket.IO and the static PWA. */
@@ -293,6 +296,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     matchEvents: chat.matchEvents,
     isShownToOthers: async (userId) => (await notificationFeatures.settings.get(userId)).privacy.showProfile,
     privacyOf: notificationFeatures.settings.privacyOf,
+    photoStore: dependencies.photoStore,
   });
   // "Perfil visible" in settings really takes the profile out of every deck (spec 001 §2, /config).
   notificationFeatures.settings.onChange(async (userId, settings, patch) => {
