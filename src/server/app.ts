@@ -21,6 +21,7 @@ import { googleConfigRoutes } from './features/google/google-config-routes.ts';
 import { createGoogleSignIn } from './features/google/google-sign-in.ts';
 import { googleStandInRoutes } from './features/google/google-stand-in-routes.ts';
 import { registerDiscoveryFeatures } from './features/discovery-features.ts';
+import type { LiveDeckIndex } from './features/discovery/live-deck-index.ts';
 import { type ChatModule, registerChat } from './features/chat/chat-module.ts';
 import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
@@ -80,6 +81,8 @@ export type App = {
   readiness: ReadinessProbe;
   /** Quedadas: the service (tests run its job runner by hand with their clock). */
   quedadas: QuedadaModule['quedadas'];
+  /** This node's deck candidate index (docs/decisions/0022); undefined when DECK_INDEX=0. */
+  deckIndex: LiveDeckIndex | undefined;
   /** The graceful drain: stops accepting, finishes requests, ends sockets, then closes the database and Redis. */
   close(): Promise<void>;
 };
@@ -344,6 +347,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     chat,
     outbox,
     readiness,
+    deckIndex: discovery.deckIndex,
     notifications: notificationFeatures,
     quedadas: quedadas.quedadas,
     close() {

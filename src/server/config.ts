@@ -80,6 +80,8 @@ const EnvSchema = v.object({
   PHOTO_STORE: v.optional(v.picklist(['database', 'filesystem'], "must be 'database' or 'filesystem'")),
   /** '0' turns off, '1' forces, the demo profiles seeded on an empty database (never in production). */
   DEMO_DATA: v.optional(v.picklist(['0', '1'], "must be '0' or '1'")),
+  /** '0' ranks every deck with the SQL query instead of the per-node candidate index (docs/decisions/0022). */
+  DECK_INDEX: v.optional(v.picklist(['0', '1'], "must be '0' or '1'"), '1'),
 });
 
 export type SmsProviderConfig =
@@ -136,6 +138,8 @@ export type Config = {
   areDevRoutesOpenToNetwork: boolean;
   /** Seed demo profiles when the database has no users: embedded development by default, never production. */
   demoData: boolean;
+  /** The per-node candidate index ranks the deck (docs/decisions/0022); off: the SQL query does. */
+  isDeckIndexEnabled: boolean;
   /** Google sign-in: real Google, or the local stand-in issuer outside production (0004). */
   google: GoogleConfig;
   /** Web push: VAPID keys and subject, and the push services subscriptions may use (0007). */
@@ -218,6 +222,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       parsed.NODE_ENV !== 'production' &&
       (parsed.DEMO_DATA === '1' ||
         (parsed.DEMO_DATA === undefined && parsed.NODE_ENV === 'development' && !parsed.DATABASE_URL)),
+    isDeckIndexEnabled: parsed.DECK_INDEX === '1',
     google,
     push: push.config,
   };

@@ -63,7 +63,7 @@ describe('recommendations (spec 001 §7; QUALITY 8, 9, 24)', () => {
     );
     await app.database.db.execute(sql`insert into blocks (blocker_id, blocked_id) values
       (${blockedMe.userId}, ${viewer.userId}), (${viewer.userId}, ${iBlocked.userId})`);
-    await app.database.db.execute(sql`update profiles set visible = false where user_id = ${hidden.userId}`);
+    expect((await api.put('/settings', { privacy: { showProfile: false } }, hidden.token)).status).toBe(200);
 
     const all = await deck(viewer);
     expect(new Set(ids(all))).toEqual(new Set([fits.userId, older.userId]));

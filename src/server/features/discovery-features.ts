@@ -6,6 +6,9 @@ import type { Database } from '../db/client.ts';
 import { isDatabaseEmpty, seedDemoData } from '../db/seed.ts';
 import { seedDemoAccountLife } from '../db/seed-demo-account.ts';
 import type { RateLimiter } from '../plugins/rate-limit.ts';
+import { createDeckIndexRepository } from './discovery/deck-index-repository.ts';
+import { createDeckSnapshots } from './discovery/deck-snapshots.ts';
+import { createLiveDeckIndex, type LiveDeckIndex } from './discovery/live-deck-index.ts';
 import { createRecommendationRepository } from './discovery/recommendation-repository.ts';
 import { recommendationRoutes } from './discovery/recommendation-routes.ts';
 import { createRecommendationService } from './discovery/recommendation-service.ts';
@@ -17,7 +20,7 @@ import { processPhoto } from './photos/photo-processor.ts';
 import { photoFileRoutes, photoRoutes } from './photos/photo-routes.ts';
 import { createPhotoService } from './photos/photo-service.ts';
 import type { PhotoStore } from './photos/photo-store.ts';
-import { createProfileRepository } from './profiles/profile-repository.ts';
+import { createProfileRepository, type ProfileRepository } from './profiles/profile-repository.ts';
 import { profileRoutes } from './profiles/profile-routes.ts';
 import { createProfileService } from './profiles/profile-service.ts';
 import type { MatchEvents } from './swipes/match-events.ts';
@@ -63,6 +66,31 @@ function alsoTell(first: MatchEvents, second: MatchEvents | undefined): MatchEve
 }
 
 /**
+ * This node's own profile writes refresh its deck index before they answer, so the next deck
+ * request here sees them (other nodes hear the change feed; docs/decisions/0022).
+ */
+function refreshingDeckIndex(repository: ProfileRepository, index: LiveDeckIndex | undefined): ProfileRepository {
+  if (!index) return repository;
+  return {
+    ...repository,
+    async create(userId, content, now) {
+      const result = await repository.create(userId, content, now);
+      await index.refresh([userId]);
+      return result;
+    },
+    async modify(userId, mutate, now) {
+      const result = await repository.modify(userId, mutate, now);
+      await index.refresh([userId]);
+      return result;
+    },
+    async setVisible(userId, isVisible, now) {
+      await repository.setVisible(userId, isVisible, now);
+      await index.refresh([userId]);
+    },
+  };
+}
+
+/**
  * Profiles, photos, gym search, recommendations, swipes and matches (spec 001): repositories,
  * services and routes wired in one place, so app.ts stays a list of features. Also seeds the gym
  * list, and the demo data on a first embedded start (config.demoData).
@@ -72,7 +100,11 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
   const logger = http.log;
   const photoStore = deps.photoStore ?? choosePhotoStore(db, config);
 
-  const profileRepository = createProfileRepository(db);
+  const deckIndexRepository = createDeckIndexRepository(db);
+  const deckIndex = config.isDeckIndexEnabled
+    ? createLiveDeckIndex({ source: deckIndexRepository, logger })
+    : undefined;
+  const profileRepository = refreshingDeckIndex(createProfileRepository(db), deckIndex);
   const gyms = createGymService({ gyms: createGymRepository(db), logger });
   const photos = createPhotoService({
     profiles: profileRepository,
@@ -92,11 +124,15 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     isShownToOthers: deps.isShownToOthers,
     privacyOf: deps.privacyOf,
   });
+  const recommendationRepository = createRecommendationRepository(db);
+  const deckSnapshots = createDeckSnapshots({ store: recommendationRepository, logger });
   const recommendations = createRecommendationService({
-    recommendations: createRecommendationRepository(db),
+    recommendations: recommendationRepository,
+    snapshots: deckSnapshots,
     profiles: profileRepository,
     clock,
     privacyOf: deps.privacyOf,
+    index: deckIndex && { live: deckIndex, repository: deckIndexRepository },
   });
   const swipes = createSwipeService({
     swipes: createSwipeRepository(db),
@@ -116,6 +152,13 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     logger.info(await seedDemoAccountLife(db));
   }
 
+  // Listens, then loads in the background: until the load ends, the deck ranks with SQL.
+  await deckIndex?.start();
+  http.addHook('onClose', async () => {
+    await deckIndex?.close();
+    await deckSnapshots.flush();
+  });
+
   await http.register(
     async (api) => {
       await api.register(profileRoutes, { profiles });
@@ -127,5 +170,5 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     { prefix: '/api' },
   );
   await http.register(photoFileRoutes, { photos });
-  return { photoStore, profiles, photos, gyms, recommendations, swipes };
+  return { photoStore, profiles, photos, gyms, recommendations, swipes, deckIndex };
 }

@@ -12,8 +12,11 @@ import {
 } from '../profile/options.ts';
 import {
   COMPATIBILITY_WEIGHTS,
+  type Compatibility,
   type CompatibilityProfile,
   compatibility,
+  compatibilityFeatures,
+  compatibilityScore,
   normalizeGymName,
   spanishList,
 } from './compatibility.ts';
@@ -90,6 +93,43 @@ describe('compatibility', () => {
       }),
       { numRuns: 3000 },
     );
+  }, 60_000);
+
+  it('returns every factor strongest first, whose points sum to the score and whose reasons are the strongest', () => {
+    fc.assert(
+      fc.property(profileArbitrary, profileArbitrary, (a, b) => {
+        const result = compatibility(a, b);
+        expect(result.score).toBe(compatibilityScore(compatibilityFeatures(a), compatibilityFeatures(b)));
+        expect(result.factors.map((factor) => factor.factor).sort()).toEqual(Object.keys(COMPATIBILITY_WEIGHTS).sort());
+        const points = result.factors.map((factor) => factor.points);
+        expect(points).toEqual([...points].sort((x, y) => y - x));
+        // Summed in the weights' order, as the score sums them (float addition is not associative).
+        const inOrder = Object.keys(COMPATIBILITY_WEIGHTS).map(
+          (name) => result.factors.find((factor) => factor.factor === name)?.points ?? Number.NaN,
+        );
+        expect(Math.round(inOrder.reduce((sum, value) => sum + value, 0))).toBe(result.score);
+        for (const factor of result.factors) {
+          expect(factor.max).toBe(COMPATIBILITY_WEIGHTS[factor.factor]);
+          expect(factor.points).toBeGreaterThanOrEqual(0);
+          expect(factor.points).toBeLessThanOrEqual(factor.max);
+          if (factor.points === 0) expect(factor.reason).toBeNull();
+        }
+        const withReasons = result.factors.filter((factor) => factor.reason !== null);
+        expect(result.reasons).toEqual(withReasons.slice(0, 3).map((factor) => factor.reason));
+      }),
+      { numRuns: 1000 },
+    );
+  }, 60_000);
+
+  it('names the shared options of each list factor, in the list order', () => {
+    const { factors } = compatibility(full, {
+      training: { sports: ['Running', 'Musculación', 'Yoga'], goals: ['Aumentar fuerza'] },
+    });
+    const sports = factors.find((factor) => factor.factor === 'sports');
+    expect(sports).toMatchObject({ shared: ['Musculación', 'Running'], max: COMPATIBILITY_WEIGHTS.sports });
+    expect(sports?.points).toBeCloseTo((COMPATIBILITY_WEIGHTS.sports * 2) / 4);
+    expect(factors[0]?.factor).toBe('sports');
+    expect(factors.find((factor) => factor.factor === 'goals')?.shared).toEqual(['Aumentar fuerza']);
   });
 
   it('scores a profile against itself at 100', () => {
@@ -104,13 +144,15 @@ describe('compatibility', () => {
       gym: full.gym,
       training: { ...full.training, experienceLevel: 'beginner', frequency: 7, commitment_level: 'flexible' },
     };
-    expect(compatibility({ ...opposite, gym: { name: 'McFit', trainingSchedule: ['Mañana'] } }, disjoint)).toEqual({
+    expect(
+      brief(compatibility({ ...opposite, gym: { name: 'McFit', trainingSchedule: ['Mañana'] } }, disjoint)),
+    ).toEqual({
       score: 0,
       reasons: [],
     });
-    expect(compatibility({}, {})).toEqual({ score: 0, reasons: [] });
-    expect(compatibility(full, {})).toEqual({ score: 0, reasons: [] });
-    expect(compatibility({ gym: null, training: null }, full)).toEqual({ score: 0, reasons: [] });
+    expect(brief(compatibility({}, {}))).toEqual({ score: 0, reasons: [] });
+    expect(brief(compatibility(full, {}))).toEqual({ score: 0, reasons: [] });
+    expect(brief(compatibility({ gym: null, training: null }, full))).toEqual({ score: 0, reasons: [] });
   });
 
   it('grows with every sport shared, all else equal', () => {
@@ -127,7 +169,10 @@ describe('compatibility', () => {
   it('treats the same gym the same however its name is written', () => {
     expect(normalizeGymName('  ALTAFIT   chamberi! ')).toBe(normalizeGymName('Altafit Chamberí'));
     const result = compatibility({ gym: { name: 'Altafit Chamberí' } }, { gym: { name: 'altafit-chamberi' } });
-    expect(result).toEqual({ score: COMPATIBILITY_WEIGHTS.sameGym, reasons: ['Entrenáis en el mismo gimnasio'] });
+    expect(brief(result)).toEqual({
+      score: COMPATIBILITY_WEIGHTS.sameGym,
+      reasons: ['Entrenáis en el mismo gimnasio'],
+    });
     expect(compatibility({ gym: { name: '' } }, { gym: { name: '   ' } }).score).toBe(0);
   });
 
@@ -201,7 +246,7 @@ describe('compatibility', () => {
     const odd: CompatibilityProfile = {
       training: { experienceLevel: 'guru', frequency: 42, commitment_level: 'x', socialPreference: '__proto__' },
     };
-    expect(compatibility(odd, odd)).toEqual({ score: 0, reasons: [] });
+    expect(brief(compatibility(odd, odd))).toEqual({ score: 0, reasons: [] });
   });
 });
 
@@ -215,6 +260,11 @@ describe('spanishList', () => {
     expect(spanishList(['Yoga', 'hielo'])).toBe('Yoga y hielo');
   });
 });
+
+/** The score and reasons only (the factors are checked on their own). */
+function brief({ score, reasons }: Compatibility) {
+  return { score, reasons };
+}
 
 function structuredCloneOf<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;

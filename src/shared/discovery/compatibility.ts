@@ -17,6 +17,7 @@ import {
   MOTIVATION_OPTIONS,
   MOTIVATIONS,
   optionLabel,
+  SOCIAL_PREFERENCES,
   SPORTS,
   TRAINING_SCHEDULES,
   WEEK_DAYS,
@@ -40,10 +41,25 @@ export interface CompatibilityProfile {
   } | null;
 }
 
+/** One factor of the score: what it adds, out of how much, and the Spanish sentence that explains it. */
+export interface CompatibilityFactor {
+  readonly factor: CompatibilityFactorName;
+  /** weight × similarity, unrounded; 0 when the factor did not contribute. */
+  readonly points: number;
+  /** The factor's weight: the points of a perfect match. */
+  readonly max: number;
+  /** For the option-list factors: the options both chose, in the option list's order. */
+  readonly shared?: readonly string[];
+  /** A short Spanish sentence, or null when the factor is not worth saying (or adds nothing). */
+  readonly reason: string | null;
+}
+
 export interface Compatibility {
-  /** 0 to 100, whole. */
+  /** 0 to 100, whole: Math.round of the sum of the factors' points. */
   readonly score: number;
-  /** Up to 3 short Spanish phrases, the largest contributions first. */
+  /** Every factor, strongest first (points descending, then the order of COMPATIBILITY_WEIGHTS). */
+  readonly factors: readonly CompatibilityFactor[];
+  /** Up to 3 short Spanish phrases: the reasons of the strongest contributing factors. */
   readonly reasons: readonly string[];
 }
 
@@ -67,33 +83,151 @@ export const COMPATIBILITY_WEIGHTS = {
 
 export const MAX_COMPATIBILITY_REASONS = 3;
 
-type Factor = keyof typeof COMPATIBILITY_WEIGHTS;
+export type CompatibilityFactorName = keyof typeof COMPATIBILITY_WEIGHTS;
 
-interface FactorResult {
-  readonly similarity: number;
-  readonly reason: string | null;
-}
-
-const NONE: FactorResult = { similarity: 0, reason: null };
+const FACTOR_NAMES = Object.keys(COMPATIBILITY_WEIGHTS) as CompatibilityFactorName[];
 
 // ---------------------------------------------------------------------------------------------
-// Sets, ordered by the option lists so the shared items read the same from either side
+// Features: what the score reads, as numbers (the same values the deck index and the SQL columns keep)
 
-function sharedItems(
-  a: readonly string[] | null | undefined,
-  b: readonly string[] | null | undefined,
-  order: readonly string[],
-) {
-  const left = new Set(a ?? []);
-  const right = new Set(b ?? []);
-  const shared = [...left].filter((item) => right.has(item));
-  const union = new Set([...left, ...right]).size;
-  const rank = (item: string) => {
-    const index = order.indexOf(item);
-    return index === -1 ? order.length : index;
+/**
+ * A profile as the score sees it: each option list as a bitmask over its option list (bit i =
+ * option i; values outside the list are ignored), each ladder as its rank (-1 unknown), the
+ * frequency in days (0 unknown), the social preference as its index in SOCIAL_PREFERENCES
+ * (-1 unknown) and the normalized gym name ('' none).
+ */
+export interface CompatibilityFeatures {
+  sports: number;
+  availability: number;
+  goals: number;
+  schedule: number;
+  motivation: number;
+  experience: number;
+  commitment: number;
+  frequency: number;
+  social: number;
+  gym: string;
+}
+
+/** Bit i is set when the list holds option i (every list has at most 14 options: an int is enough). */
+export function optionMask(values: readonly string[] | null | undefined, options: readonly string[]): number {
+  let mask = 0;
+  for (const value of values ?? []) {
+    const index = options.indexOf(value);
+    if (index >= 0) mask |= 1 << index;
+  }
+  return mask;
+}
+
+function rankOf(levels: readonly string[], value: string | null | undefined): number {
+  return value ? levels.indexOf(value) : -1;
+}
+
+function validFrequency(days: number | null | undefined): days is number {
+  return typeof days === 'number' && Number.isInteger(days) && days >= FREQUENCY_MIN_DAYS && days <= FREQUENCY_MAX_DAYS;
+}
+
+/**
+ * The features of each profile object already scored (a deck page scores one viewer against ten
+ * candidates). Profiles are read-only values here: an edited profile is a new object.
+ */
+const featuresCache = new WeakMap<CompatibilityProfile, CompatibilityFeatures>();
+
+export function compatibilityFeatures(profile: CompatibilityProfile): CompatibilityFeatures {
+  let features = featuresCache.get(profile);
+  if (!features) {
+    features = featuresOf(profile);
+    featuresCache.set(profile, features);
+  }
+  return features;
+}
+
+function featuresOf(profile: CompatibilityProfile): CompatibilityFeatures {
+  const training = profile.training;
+  const frequency = training?.frequency;
+  return {
+    sports: optionMask(training?.sports, SPORTS),
+    availability: optionMask(training?.availability, AVAILABILITY_SLOTS),
+    goals: optionMask(training?.goals, GOALS),
+    schedule: optionMask(profile.gym?.trainingSchedule, TRAINING_SCHEDULES),
+    motivation: optionMask(training?.motivation, MOTIVATIONS),
+    experience: rankOf(EXPERIENCE_LEVELS, training?.experienceLevel),
+    commitment: rankOf(COMMITMENT_LEVELS, training?.commitment_level),
+    frequency: validFrequency(frequency) ? frequency : 0,
+    social: rankOf(SOCIAL_PREFERENCES, training?.socialPreference),
+    gym: normalizeGymName(profile.gym?.name ?? ''),
   };
-  shared.sort((x, y) => rank(x) - rank(y) || (x < y ? -1 : x > y ? 1 : 0));
-  return { shared, jaccard: union === 0 ? 0 : shared.length / union };
+}
+
+/** Set bits of a 32-bit integer. */
+export function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Jaccard similarity of two option bitmasks (0 when both are empty). */
+export function maskJaccard(a: number, b: number): number {
+  const union = a | b;
+  return union === 0 ? 0 : bitCount(a & b) / bitCount(union);
+}
+
+/** Three-step ladders: 1 for the same level, 0.5 next to it, 0 two apart or unknown. */
+export function ladderSimilarity(a: number, b: number): number {
+  if (a < 0 || b < 0) return 0;
+  return Math.max(0, 1 - Math.abs(a - b) / 2);
+}
+
+export function frequencySimilarity(a: number, b: number): number {
+  if (a === 0 || b === 0) return 0;
+  return 1 - Math.abs(a - b) / (FREQUENCY_MAX_DAYS - FREQUENCY_MIN_DAYS);
+}
+
+const SOCIAL_BOTH = SOCIAL_PREFERENCES.indexOf('both');
+
+export function socialSimilarity(a: number, b: number): number {
+  if (a < 0 || b < 0) return 0;
+  if (a === b) return 1;
+  return a === SOCIAL_BOTH || b === SOCIAL_BOTH ? 0.75 : 0;
+}
+
+export function sameGymSimilarity(a: string, b: string): number {
+  return a !== '' && a === b ? 1 : 0;
+}
+
+/**
+ * The unrounded score: each factor's weight × similarity, summed in the order of
+ * COMPATIBILITY_WEIGHTS. No allocation: the deck index calls it for every candidate in reach, and
+ * compatibility() takes its score from it, so the ranking and the shown "% Entreno" are one
+ * computation.
+ */
+export function compatibilityPoints(a: CompatibilityFeatures, b: CompatibilityFeatures): number {
+  const w = COMPATIBILITY_WEIGHTS;
+  let total = 0;
+  total += w.sports * maskJaccard(a.sports, b.sports);
+  total += w.availability * maskJaccard(a.availability, b.availability);
+  total += w.sameGym * sameGymSimilarity(a.gym, b.gym);
+  total += w.goals * maskJaccard(a.goals, b.goals);
+  total += w.trainingSchedule * maskJaccard(a.schedule, b.schedule);
+  total += w.experience * ladderSimilarity(a.experience, b.experience);
+  total += w.frequency * frequencySimilarity(a.frequency, b.frequency);
+  total += w.commitment * ladderSimilarity(a.commitment, b.commitment);
+  total += w.motivation * maskJaccard(a.motivation, b.motivation);
+  total += w.socialPreference * socialSimilarity(a.social, b.social);
+  return total;
+}
+
+/** The "% Entreno" of two feature sets: whole, 0-100. */
+export function compatibilityScore(a: CompatibilityFeatures, b: CompatibilityFeatures): number {
+  return Math.min(100, Math.max(0, Math.round(compatibilityPoints(a, b))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reasons
+
+/** The options whose bit is set in `mask`, in the list's order. */
+function optionsIn(mask: number, options: readonly string[]): string[] {
+  return options.filter((_, index) => (mask & (1 << index)) !== 0);
 }
 
 /** "A", "A y B", "A, B y C"; "e" instead of "y" before an /i/ sound ("Yoga e Instructor"). */
@@ -114,13 +248,6 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLocaleLowerCase('es-ES') + text.slice(1);
 }
 
-function ladder(levels: readonly string[], a: string | null | undefined, b: string | null | undefined): number | null {
-  const i = a ? levels.indexOf(a) : -1;
-  const j = b ? levels.indexOf(b) : -1;
-  if (i === -1 || j === -1) return null;
-  return Math.max(0, 1 - Math.abs(i - j) / (levels.length - 1));
-}
-
 /** Lower case, no accents, no punctuation, single spaces: "Gimnasio  Altafit-Chamberí" = "gimnasio altafit chamberi". */
 export function normalizeGymName(name: string): string {
   return name
@@ -132,34 +259,45 @@ export function normalizeGymName(name: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Factors
+// Factors: the similarity (the same primitive compatibilityPoints uses) and the sentence
 
-function sports(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const { shared, jaccard } = sharedItems(a.training?.sports, b.training?.sports, SPORTS);
-  if (shared.length === 0) return NONE;
+type Side = CompatibilityFeatures;
+
+interface FactorResult {
+  readonly similarity: number;
+  readonly shared?: readonly string[];
+  readonly reason: string | null;
+}
+
+function sports(a: Side, b: Side): FactorResult {
+  const shared = optionsIn(a.sports & b.sports, SPORTS);
+  const similarity = maskJaccard(a.sports, b.sports);
+  if (shared.length === 0) return { similarity, shared, reason: null };
   const reason =
     shared.length === 1
       ? `Compartís un deporte: ${shared[0]}`
       : `Compartís ${shared.length} deportes: ${shortList(shared)}`;
-  return { similarity: jaccard, reason };
+  return { similarity, shared, reason };
 }
 
-function goals(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const { shared, jaccard } = sharedItems(a.training?.goals, b.training?.goals, GOALS);
-  if (shared.length === 0) return NONE;
+function goals(a: Side, b: Side): FactorResult {
+  const shared = optionsIn(a.goals & b.goals, GOALS);
+  const similarity = maskJaccard(a.goals, b.goals);
+  if (shared.length === 0) return { similarity, shared, reason: null };
   const names = shared.map(lowerFirst);
   const reason =
     shared.length === 1
       ? `Tenéis el mismo objetivo: ${names[0]}`
       : `Compartís ${shared.length} objetivos: ${shortList(names)}`;
-  return { similarity: jaccard, reason };
+  return { similarity, shared, reason };
 }
 
-function motivation(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const { shared, jaccard } = sharedItems(a.training?.motivation, b.training?.motivation, MOTIVATIONS);
-  if (shared.length === 0) return NONE;
+function motivation(a: Side, b: Side): FactorResult {
+  const shared = optionsIn(a.motivation & b.motivation, MOTIVATIONS);
+  const similarity = maskJaccard(a.motivation, b.motivation);
+  if (shared.length === 0) return { similarity, shared, reason: null };
   const names = shared.map((value) => optionLabel(MOTIVATION_OPTIONS, value).toLocaleLowerCase('es-ES'));
-  return { similarity: jaccard, reason: `Os motiva lo mismo: ${shortList(names)}` };
+  return { similarity, shared, reason: `Os motiva lo mismo: ${shortList(names)}` };
 }
 
 const PART_OF_DAY: Readonly<Record<string, string>> = {
@@ -170,11 +308,11 @@ const PART_OF_DAY: Readonly<Record<string, string>> = {
   tarde: 'por la tarde',
 };
 
-function trainingSchedule(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const { shared, jaccard } = sharedItems(a.gym?.trainingSchedule, b.gym?.trainingSchedule, TRAINING_SCHEDULES);
+function trainingSchedule(a: Side, b: Side): FactorResult {
+  const shared = optionsIn(a.schedule & b.schedule, TRAINING_SCHEDULES);
+  const similarity = maskJaccard(a.schedule, b.schedule);
   const parts = shared.map((schedule) => PART_OF_DAY[schedule]).filter((part) => part !== undefined);
-  if (parts.length === 0) return NONE;
-  return { similarity: jaccard, reason: `Los dos entrenáis ${spanishList(parts)}` };
+  return { similarity, shared, reason: parts.length === 0 ? null : `Los dos entrenáis ${spanishList(parts)}` };
 }
 
 /** "los martes", "los sábados". */
@@ -183,10 +321,11 @@ function weekdayPlural(day: string): string {
   return lower.endsWith('s') ? lower : `${lower}s`;
 }
 
-function availability(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const { shared, jaccard } = sharedItems(a.training?.availability, b.training?.availability, AVAILABILITY_SLOTS);
-  if (shared.length === 0) return NONE;
-  if (shared.length > 3) return { similarity: jaccard, reason: `Coincidís en ${shared.length} franjas de la semana` };
+function availability(a: Side, b: Side): FactorResult {
+  const shared = optionsIn(a.availability & b.availability, AVAILABILITY_SLOTS);
+  const similarity = maskJaccard(a.availability, b.availability);
+  if (shared.length === 0) return { similarity, shared, reason: null };
+  if (shared.length > 3) return { similarity, shared, reason: `Coincidís en ${shared.length} franjas de la semana` };
   // Slots are ordered by day then part; name the days of each part together: "los lunes y martes por la tarde".
   const byPart = new Map<string, string[]>();
   for (const slot of shared) {
@@ -195,36 +334,27 @@ function availability(a: CompatibilityProfile, b: CompatibilityProfile): FactorR
     byPart.set(part, [...(byPart.get(part) ?? []), weekdayPlural(day)]);
   }
   const phrases = [...byPart].map(([part, days]) => `los ${spanishList(days)} ${PART_OF_DAY[part]}`);
-  if (phrases.length === 0) return { similarity: jaccard, reason: null };
-  return { similarity: jaccard, reason: `Coincidís ${phrases.join(' y ')}` };
+  return { similarity, shared, reason: phrases.length === 0 ? null : `Coincidís ${phrases.join(' y ')}` };
 }
 
-function experience(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const similarity = ladder(EXPERIENCE_LEVELS, a.training?.experienceLevel, b.training?.experienceLevel);
-  if (similarity === null || similarity === 0) return NONE;
+function experience(a: Side, b: Side): FactorResult {
+  const similarity = ladderSimilarity(a.experience, b.experience);
+  if (similarity === 0) return { similarity, reason: null };
   return { similarity, reason: similarity === 1 ? 'Mismo nivel de experiencia' : 'Nivel de experiencia parecido' };
 }
 
-function commitment(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const similarity = ladder(COMMITMENT_LEVELS, a.training?.commitment_level, b.training?.commitment_level);
-  if (similarity === null || similarity === 0) return NONE;
+function commitment(a: Side, b: Side): FactorResult {
+  const similarity = ladderSimilarity(a.commitment, b.commitment);
   return { similarity, reason: similarity === 1 ? 'Mismo nivel de compromiso' : null };
 }
 
-function validFrequency(days: number | null | undefined): days is number {
-  return typeof days === 'number' && Number.isFinite(days) && days >= FREQUENCY_MIN_DAYS && days <= FREQUENCY_MAX_DAYS;
-}
-
-function frequency(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const x = a.training?.frequency;
-  const y = b.training?.frequency;
-  if (!validFrequency(x) || !validFrequency(y)) return NONE;
-  const gap = Math.abs(x - y);
-  const similarity = 1 - gap / (FREQUENCY_MAX_DAYS - FREQUENCY_MIN_DAYS);
-  if (gap === 0) {
-    return { similarity, reason: `Los dos entrenáis ${x} ${x === 1 ? 'día' : 'días'} por semana` };
-  }
-  return { similarity, reason: gap <= 1 ? 'Entrenáis con una frecuencia parecida' : null };
+function frequency(a: Side, b: Side): FactorResult {
+  const x = a.frequency;
+  const y = b.frequency;
+  const similarity = frequencySimilarity(x, y);
+  if (similarity === 0) return { similarity, reason: null };
+  if (x === y) return { similarity, reason: `Los dos entrenáis ${x} ${x === 1 ? 'día' : 'días'} por semana` };
+  return { similarity, reason: Math.abs(x - y) <= 1 ? 'Entrenáis con una frecuencia parecida' : null };
 }
 
 const SAME_SOCIAL_PREFERENCE_REASON: Readonly<Record<string, string>> = {
@@ -233,29 +363,18 @@ const SAME_SOCIAL_PREFERENCE_REASON: Readonly<Record<string, string>> = {
   both: 'Los dos os apuntáis a entrenar y a socializar',
 };
 
-function socialPreference(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const x = a.training?.socialPreference;
-  const y = b.training?.socialPreference;
-  if (
-    !x ||
-    !y ||
-    !Object.hasOwn(SAME_SOCIAL_PREFERENCE_REASON, x) ||
-    !Object.hasOwn(SAME_SOCIAL_PREFERENCE_REASON, y)
-  ) {
-    return NONE;
-  }
-  if (x === y) return { similarity: 1, reason: SAME_SOCIAL_PREFERENCE_REASON[x] ?? null };
-  if (x === 'both' || y === 'both') return { similarity: 0.75, reason: null };
-  return NONE;
+function socialPreference(a: Side, b: Side): FactorResult {
+  const similarity = socialSimilarity(a.social, b.social);
+  const same = similarity === 1 ? SOCIAL_PREFERENCES[a.social] : undefined;
+  return { similarity, reason: same ? (SAME_SOCIAL_PREFERENCE_REASON[same] ?? null) : null };
 }
 
-function sameGym(a: CompatibilityProfile, b: CompatibilityProfile): FactorResult {
-  const x = normalizeGymName(a.gym?.name ?? '');
-  const y = normalizeGymName(b.gym?.name ?? '');
-  return x !== '' && x === y ? { similarity: 1, reason: 'Entrenáis en el mismo gimnasio' } : NONE;
+function sameGym(a: Side, b: Side): FactorResult {
+  const similarity = sameGymSimilarity(a.gym, b.gym);
+  return { similarity, reason: similarity === 1 ? 'Entrenáis en el mismo gimnasio' : null };
 }
 
-const FACTORS: Readonly<Record<Factor, (a: CompatibilityProfile, b: CompatibilityProfile) => FactorResult>> = {
+const FACTORS: Readonly<Record<CompatibilityFactorName, (a: Side, b: Side) => FactorResult>> = {
   sports,
   availability,
   sameGym,
@@ -268,19 +387,32 @@ const FACTORS: Readonly<Record<Factor, (a: CompatibilityProfile, b: Compatibilit
   socialPreference,
 };
 
-/** The compatibility of two profiles: symmetric, deterministic, 0-100. */
+/**
+ * The compatibility of two profiles: symmetric, deterministic, 0-100, with every factor's
+ * contribution strongest first and the Spanish reasons of the strongest ones. The score is
+ * compatibilityScore of the two feature sets — the same function the deck ranks with — and
+ * equals Math.round of the sum of the factors' points.
+ */
 export function compatibility(a: CompatibilityProfile, b: CompatibilityProfile): Compatibility {
-  const contributions = (Object.keys(COMPATIBILITY_WEIGHTS) as Factor[]).map((factor, order) => {
-    const { similarity, reason } = FACTORS[factor](a, b);
-    return { points: COMPATIBILITY_WEIGHTS[factor] * similarity, reason, order };
-  });
-  const total = contributions.reduce((sum, { points }) => sum + points, 0);
-  const reasons = contributions
-    .filter((contribution): contribution is typeof contribution & { reason: string } =>
-      Boolean(contribution.reason && contribution.points > 0),
-    )
-    .sort((x, y) => y.points - x.points || x.order - y.order)
-    .slice(0, MAX_COMPATIBILITY_REASONS)
-    .map(({ reason }) => reason);
-  return { score: Math.min(100, Math.max(0, Math.round(total))), reasons };
+  const left = compatibilityFeatures(a);
+  const right = compatibilityFeatures(b);
+  const factors = FACTOR_NAMES.map((factor, order) => {
+    const { similarity, shared, reason } = FACTORS[factor](left, right);
+    const max = COMPATIBILITY_WEIGHTS[factor];
+    const points = max * similarity;
+    const result: CompatibilityFactor = {
+      factor,
+      points,
+      max,
+      ...(shared ? { shared } : {}),
+      reason: points > 0 ? reason : null,
+    };
+    return { result, order };
+  })
+    .sort((x, y) => y.result.points - x.result.points || x.order - y.order)
+    .map(({ result }) => result);
+  const reasons = factors
+    .flatMap((factor) => (factor.reason ? [factor.reason] : []))
+    .slice(0, MAX_COMPATIBILITY_REASONS);
+  return { score: compatibilityScore(left, right), factors, reasons };
 }

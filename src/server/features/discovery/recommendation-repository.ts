@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { type DeckEntry, profiles, recommendationDecks } from '../../db/schema/index.ts';
 import type { ProfileDeckColumns, StoredProfile } from '../profiles/profile-model.ts';
 import { toStoredProfile } from '../profiles/profile-repository.ts';
+import { boundingBox } from './deck-geometry.ts';
 
 /** Everything the deck query needs to know about the viewer. */
 export type DeckViewer = ProfileDeckColumns & {
@@ -20,23 +21,6 @@ export type DeckViewer = ProfileDeckColumns & {
 export type DeckKey = { score: number; distanceKm: number; userId: string };
 
 export type StoredDeck = { entries: DeckEntry[]; total: number; isComplete: boolean; createdAt: Date };
-
-const KM_PER_DEGREE = 111.195;
-
-/** The viewer's search radius as a latitude/longitude box (without a longitude bound near the poles or ±180°). */
-export function boundingBox(latitude: number, longitude: number, radiusKm: number) {
-  const latDelta = radiusKm / KM_PER_DEGREE + 0.01;
-  const farthestLatitude = Math.min(89.9, Math.abs(latitude) + latDelta);
-  const lonDelta = radiusKm / (KM_PER_DEGREE * Math.cos((farthestLatitude * Math.PI) / 180)) + 0.01;
-  const hasLongitudeBound =
-    Math.abs(latitude) + latDelta < 89.9 && longitude - lonDelta >= -180 && longitude + lonDelta <= 180;
-  return {
-    minLatitude: latitude - latDelta,
-    maxLatitude: latitude + latDelta,
-    minLongitude: hasLongitudeBound ? longitude - lonDelta : null,
-    maxLongitude: hasLongitudeBound ? longitude + lonDelta : null,
-  };
-}
 
 /** Jaccard similarity of two option bitmasks, in SQL. */
 const jaccard = (column: unknown, mask: number) => sql`(case when (${column} | ${mask}::int) = 0 then 0::float8
@@ -196,20 +180,29 @@ export function createRecommendationRepository(db: Database) {
     },
 
     /**
-     * Stores the viewer's deck snapshot once a later page extended it; like freshDeck, without
-     * waiting for the WAL flush (`synchronous_commit = off`, this transaction only).
+     * Stores viewers' deck snapshots (a batch of them: deck-snapshots.ts writes behind) in one
+     * statement; like freshDeck, without waiting for the WAL flush (`synchronous_commit` off for
+     * this transaction only).
      */
-    async saveDeck(viewerId: string, deck: StoredDeck): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx.execute(sql`set local synchronous_commit = off`);
-        await tx
-          .insert(recommendationDecks)
-          .values({ viewerId, ...deck })
-          .onConflictDoUpdate({
-            target: recommendationDecks.viewerId,
-            set: { entries: deck.entries, total: deck.total, isComplete: deck.isComplete, createdAt: deck.createdAt },
-          });
-      });
+    async storeDecks(decks: ReadonlyMap<string, StoredDeck>): Promise<void> {
+      if (decks.size === 0) return;
+      const batch = JSON.stringify(
+        [...decks].map(([viewerId, deck]) => ({
+          viewer_id: viewerId,
+          entries: deck.entries,
+          total: deck.total,
+          is_complete: deck.isComplete,
+          created_at: deck.createdAt.toISOString(),
+        })),
+      );
+      await db.execute(sql`
+        insert into ${recommendationDecks} (viewer_id, entries, total, is_complete, created_at)
+        select d.viewer_id, d.entries, d.total, d.is_complete, d.created_at
+        from jsonb_to_recordset(${batch}::jsonb)
+          as d(viewer_id uuid, entries jsonb, total int, is_complete boolean, created_at timestamptz),
+          (select set_config('synchronous_commit', 'off', true)) as async_commit
+        on conflict (viewer_id) do update set entries = excluded.entries, total = excluded.total,
+          is_complete = excluded.is_complete, created_at = excluded.created_at`);
     },
 
     /**

@@ -1,8 +1,12 @@
+import { compatibilityFeatures } from '#shared/discovery/compatibility';
 import {
   DISCOVERY_MESSAGES,
   type RecommendedResponse,
   RecommendedQuerySchema,
 } from '#shared/discovery/discovery-schemas';
+import { haversineKm } from '#shared/discovery/distance';
+import { matchesPreferences } from '#shared/discovery/preferences';
+import type { Gender, GenderPreference } from '#shared/profile/options';
 import { madridDayKey } from '#shared/time/madrid-calendar';
 import type { Clock } from '../../clock.ts';
 import { forbidden, notFound } from '../../errors.ts';
@@ -16,6 +20,10 @@ import {
   type StoredProfile,
 } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
+import type { CandidateIndex, IndexViewer } from './candidate-index.ts';
+import type { DeckIndexRepository } from './deck-index-repository.ts';
+import { createDeckSnapshots, type DeckSnapshots } from './deck-snapshots.ts';
+import type { LiveDeckIndex } from './live-deck-index.ts';
 import type { DeckViewer, RecommendationRepository, StoredDeck } from './recommendation-repository.ts';
 
 const M = DISCOVERY_MESSAGES;
@@ -54,6 +62,31 @@ export function deckViewerOf(profile: StoredProfile, now: Date): DeckViewer {
   };
 }
 
+/**
+ * Whether two current profiles still fit each other: gender preference and age range both ways,
+ * distance between the cells within both maxima. A deck page re-checks its rows with it, so a
+ * page never shows someone who stopped fitting after the deck was ranked (or whom a not yet
+ * refreshed index ranked on older data).
+ */
+export function fitEachOther(a: StoredProfile, b: StoredProfile, now: Date): boolean {
+  const side = (profile: StoredProfile) => ({
+    gender: profile.gender as Gender | null,
+    age: ageOf(profile, now),
+    preferences: {
+      gender_preference: profile.preferences.gender_preference as GenderPreference,
+      age_range: profile.preferences.age_range,
+    },
+  });
+  const x = side(a);
+  const y = side(b);
+  const km = haversineKm(a, b);
+  return (
+    matchesPreferences(x, y) &&
+    matchesPreferences(y, x) &&
+    km <= Math.min(a.preferences.distance, b.preferences.distance)
+  );
+}
+
 /** The suggestion deck (spec 001 §2 /home, §7 recommended). */
 export function createRecommendationService(deps: {
   recommendations: RecommendationRepository;
@@ -61,8 +94,68 @@ export function createRecommendationService(deps: {
   clock: Clock;
   /** What each candidate lets others see (settings privacy); everyone open when absent. */
   privacyOf?: PrivacyReader;
+  /** The per-node candidate index and its reads (docs/decisions/0022); without it, or while it builds, SQL ranks. */
+  index?: { live: LiveDeckIndex; repository: DeckIndexRepository };
+  /** Where the viewers' deck snapshots are kept (default: read and written at once, no memory). */
+  snapshots?: DeckSnapshots;
 }) {
   const { recommendations, profiles, clock } = deps;
+  const snapshots =
+    deps.snapshots ?? createDeckSnapshots({ store: recommendations, logger: { warn() {} }, maxViewers: 0, flushMs: 0 });
+
+  /** Ranks with the index from the last entry of `deck` until it covers `end` (or ends). */
+  const extendWithIndex = (
+    index: CandidateIndex,
+    viewer: IndexViewer,
+    excluded: ReadonlySet<string>,
+    deck: StoredDeck,
+    end: number,
+  ): StoredDeck => {
+    let current = deck;
+    while (!current.isComplete && current.entries.length < end) {
+      const last = current.entries[current.entries.length - 1];
+      if (!last) break;
+      const next = index.rank(
+        viewer,
+        excluded,
+        { userId: last[0], score: last[1], distanceKm: last[2] },
+        DECK_CHUNK_SIZE,
+      );
+      current = {
+        ...current,
+        entries: [...current.entries, ...next.entries],
+        isComplete: next.entries.length < DECK_CHUNK_SIZE,
+      };
+    }
+    return current;
+  };
+
+  /** A page from the index: one read for the viewer (own row + who to leave out), the ranking in memory, one read for the page's rows. */
+  const recommendedWithIndex = async (
+    index: CandidateIndex,
+    repository: DeckIndexRepository,
+    callerId: string,
+    page: number,
+    limit: number,
+  ) => {
+    const state = await repository.viewerState(callerId);
+    if (!state) throw notFound(M.profileNotFound);
+    const me = state.profile;
+    const now = clock.now();
+    const viewer: IndexViewer = { ...deckViewerOf(me, now), features: compatibilityFeatures(me) };
+    const start = (page - 1) * limit;
+    const end = start + limit;
+    let stored = page === 1 ? undefined : await snapshots.get(callerId);
+    if (!stored) {
+      const ranked = index.rank(viewer, state.excluded, null, DECK_CHUNK_SIZE);
+      stored = { ...ranked, isComplete: ranked.entries.length < DECK_CHUNK_SIZE, createdAt: now };
+    }
+    const deck = extendWithIndex(index, viewer, state.excluded, stored, end);
+    if (deck !== stored || page === 1) snapshots.put(callerId, deck);
+    const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
+    const rows = await repository.pageProfiles(callerId, pageIds);
+    return { me, now, deck, pageIds, rows, end };
+  };
 
   /** Extends the stored deck by seeking past its last entry until it covers `end` (or ends). */
   const extendTo = async (viewer: DeckViewer, deck: StoredDeck, end: number): Promise<StoredDeck> => {
@@ -81,26 +174,40 @@ export function createRecommendationService(deps: {
         isComplete: next.entries.length < DECK_CHUNK_SIZE,
       };
     }
-    if (current !== deck) await recommendations.saveDeck(viewer.userId, current);
+    if (current !== deck) snapshots.put(viewer.userId, current);
     return current;
+  };
+
+  /** A page from the SQL query (decision 0006): the fallback while the index builds. */
+  const recommendedWithSql = async (callerId: string, page: number, limit: number) => {
+    const me = await profiles.findByUserId(callerId);
+    if (!me) throw notFound(M.profileNotFound);
+    const now = clock.now();
+    const viewer = deckViewerOf(me, now);
+    const start = (page - 1) * limit;
+    const end = start + limit;
+    let deck = page === 1 ? undefined : await snapshots.get(callerId);
+    if (!deck) {
+      deck = await recommendations.freshDeck(viewer, DECK_CHUNK_SIZE, now);
+      snapshots.remember(callerId, deck);
+    }
+    deck = await extendTo(viewer, deck, end);
+    const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
+    const rows = await recommendations.showableProfiles(callerId, pageIds);
+    return { me, now, deck, pageIds, rows, end };
   };
 
   return {
     async recommended(callerId: string, pathUserId: string, query: unknown): Promise<RecommendedResponse> {
       if (pathUserId !== callerId) throw forbidden(M.notOwnData);
       const { page, limit } = parseInput(RecommendedQuerySchema, query);
-      const me = await profiles.findByUserId(callerId);
-      if (!me) throw notFound(M.profileNotFound);
-      const now = clock.now();
-      const viewer = deckViewerOf(me, now);
-      const start = (page - 1) * limit;
-      const end = start + limit;
-      let deck = page === 1 ? undefined : await recommendations.loadDeck(callerId);
-      deck ??= await recommendations.freshDeck(viewer, DECK_CHUNK_SIZE, now);
-      deck = await extendTo(viewer, deck, end);
-      const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
+      const index = await deps.index?.live.current();
+      const { me, now, deck, pageIds, rows, end } =
+        index && deps.index
+          ? await recommendedWithIndex(index, deps.index.repository, callerId, page, limit)
+          : await recommendedWithSql(callerId, page, limit);
       const showable = new Map(
-        (await recommendations.showableProfiles(callerId, pageIds)).map((profile) => [profile.userId, profile]),
+        rows.filter((profile) => fitEachOther(me, profile, now)).map((profile) => [profile.userId, profile]),
       );
       // Each card shows only what its person shares (docs/decisions/0025): one read for the page.
       const privacy = await (deps.privacyOf ?? openPrivacyReader)([...showable.keys()]);

@@ -4,19 +4,10 @@
  * stored profile (its owner's, and everyone else's allowlisted one). No I/O.
  */
 import * as v from 'valibot';
-import { compatibility, normalizeGymName } from '#shared/discovery/compatibility';
+import { compatibility, compatibilityFeatures } from '#shared/discovery/compatibility';
 import { distanceKmBucket, distanceText, haversineKm, snapToGrid } from '#shared/discovery/distance';
 import { ageFromBirthDate } from '#shared/profile/age';
-import {
-  AVAILABILITY_SLOTS,
-  COMMITMENT_LEVELS,
-  DEFAULT_FREQUENCY_DAYS,
-  EXPERIENCE_LEVELS,
-  GOALS,
-  MOTIVATIONS,
-  SPORTS,
-  TRAINING_SCHEDULES,
-} from '#shared/profile/options';
+import { DEFAULT_FREQUENCY_DAYS } from '#shared/profile/options';
 import {
   type OwnProfile,
   OwnProfileSchema,
@@ -94,36 +85,27 @@ export function contentOf(profile: ProfileContent): ProfileContent {
 
 export type ProfileStats = { matchesCount: number; streak: number };
 
-/** Bit i is set when the list holds option i (the lists have at most 14 options: an int is enough). */
-export function optionMask(values: readonly string[], options: readonly string[]): number {
-  let mask = 0;
-  for (const value of values) {
-    const index = options.indexOf(value);
-    if (index >= 0) mask |= 1 << index;
-  }
-  return mask;
-}
-
-function rank(levels: readonly string[], value: string | null): number | null {
-  const index = value ? levels.indexOf(value) : -1;
-  return index === -1 ? null : index;
-}
-
+/**
+ * The deck columns of a profile. The compatibility factors are compatibilityFeatures — the values
+ * the shared score reads — so the SQL ranking, the deck index and the shown score read the same
+ * numbers.
+ */
 export function deckColumns(content: Pick<ProfileContent, 'gym' | 'training' | 'preferences'>): ProfileDeckColumns {
-  const { gym, training, preferences } = content;
+  const { training, preferences } = content;
+  const features = compatibilityFeatures(content);
   return {
     genderPreference: preferences.gender_preference,
     ageMin: preferences.age_range.min,
     ageMax: preferences.age_range.max,
     maxDistanceKm: preferences.distance,
-    gymKey: normalizeGymName(gym.name),
-    sportsMask: optionMask(training.sports, SPORTS),
-    availabilityMask: optionMask(training.availability, AVAILABILITY_SLOTS),
-    goalsMask: optionMask(training.goals, GOALS),
-    scheduleMask: optionMask(gym.trainingSchedule, TRAINING_SCHEDULES),
-    motivationMask: optionMask(training.motivation, MOTIVATIONS),
-    experienceRank: rank(EXPERIENCE_LEVELS, training.experienceLevel),
-    commitmentRank: rank(COMMITMENT_LEVELS, training.commitment_level),
+    gymKey: features.gym,
+    sportsMask: features.sports,
+    availabilityMask: features.availability,
+    goalsMask: features.goals,
+    scheduleMask: features.schedule,
+    motivationMask: features.motivation,
+    experienceRank: features.experience < 0 ? null : features.experience,
+    commitmentRank: features.commitment < 0 ? null : features.commitment,
     frequency: training.frequency ?? DEFAULT_FREQUENCY_DAYS,
     socialPreference: training.socialPreference ?? null,
   };
@@ -193,7 +175,7 @@ export function publicProfileView(
   stats?: ProfileStats,
   relation: { isMatched: boolean; privacy?: ProfilePrivacy } = { isMatched: false },
 ): PublicProfile {
-  const score = viewer ? compatibility(viewer, profile) : { score: 0, reasons: [] };
+  const score = viewer ? compatibility(viewer, profile) : { score: 0, reasons: [] as string[] };
   const privacy = relation.privacy ?? OPEN_PRIVACY;
   // Without shareLocation, neither the city nor any distance leaves the server.
   const km = viewer && privacy.shareLocation ? haversineKm(viewer, profile) : undefined;

@@ -1,0 +1,394 @@
+/**
+ * The per-node candidate index (docs/decisions/0022): what the deck filters and ranks on for
+ * every active, visible profile, in typed arrays (one slot per profile), bucketed by a 0.1° grid
+ * cell, and ranked in JavaScript with the shared score (`compatibilityPoints`). No I/O: the
+ * repository loads it, the change feed keeps it fresh, the service asks it for a viewer's ranked
+ * candidates and still reads the swiped and blocked ids and the shown rows from the database.
+ *
+ * A grid rather than a k-d tree (kdbush, flatbush): those are static — a moved or new profile
+ * would mean a rebuild or an overlay — while a grid cell is a list a profile joins and leaves in
+ * O(1). At the densities that matter (a city) the cells of a viewer's box hold about the same
+ * points a k-d tree range query would visit.
+ */
+import { type CompatibilityFeatures, compatibilityPoints } from '#shared/discovery/compatibility';
+import { EARTH_RADIUS_KM } from '#shared/discovery/distance';
+import { boundingBox, dayNumber } from './deck-geometry.ts';
+
+/** [candidate userId, score, distance km] in deck order (the stored deck's entries). */
+export type IndexEntry = [string, number, number];
+
+/** Where a chunk continues from: the last entry of the previous one. */
+export type IndexKey = { score: number; distanceKm: number; userId: string };
+
+/** A profile as the index keeps it. */
+export type IndexedProfile = {
+  userId: string;
+  latitude: number;
+  longitude: number;
+  gender: string | null;
+  /** "YYYY-MM-DD" */
+  birthDate: string;
+  genderPreference: string;
+  ageMin: number;
+  ageMax: number;
+  maxDistanceKm: number;
+  features: CompatibilityFeatures;
+};
+
+/** The viewer's side of the mutual rules (from the viewer's fresh row). */
+export type IndexViewer = {
+  userId: string;
+  latitude: number;
+  longitude: number;
+  gender: string | null;
+  age: number;
+  genderPreference: string;
+  maxDistanceKm: number;
+  /** Candidates' birth dates allowed by the viewer's age range: youngest ≥ date > oldestExclusive. */
+  youngestBirthDate: string;
+  oldestBirthDateExclusive: string;
+  features: CompatibilityFeatures;
+};
+
+const RAD = Math.PI / 180;
+/** Grid cells of 0.1° (about 11 × 8 km in Spain). */
+const CELLS_PER_DEGREE = 10;
+const GRID_COLUMNS = 360 * CELLS_PER_DEGREE + 1;
+const MAX_SCORE = 100;
+
+const cellRow = (latitude: number) => Math.floor((latitude + 90) * CELLS_PER_DEGREE);
+const cellColumn = (longitude: number) => Math.floor((longitude + 180) * CELLS_PER_DEGREE);
+
+/** Ranks of equal score and distance keep the uuid order the SQL query uses (byte order = lower-case hex order). */
+function compareEntries(a: IndexEntry, b: IndexEntry): number {
+  return b[1] - a[1] || a[2] - b[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+}
+
+function isAfter(entry: IndexEntry, key: IndexKey): boolean {
+  return compareEntries(entry, [key.userId, key.score, key.distanceKm]) > 0;
+}
+
+export type CandidateIndex = ReturnType<typeof createCandidateIndex>;
+
+export function createCandidateIndex(initialCapacity = 1024) {
+  let capacity = Math.max(16, initialCapacity);
+  const ids: (string | undefined)[] = new Array(capacity);
+  let latitude = new Float64Array(capacity);
+  let longitude = new Float64Array(capacity);
+  let cosLatitude = new Float64Array(capacity);
+  let cell = new Int32Array(capacity);
+  let positionInCell = new Int32Array(capacity);
+  let gender = new Uint8Array(capacity);
+  let genderPreference = new Uint8Array(capacity);
+  let birthDay = new Int32Array(capacity);
+  let ageMin = new Uint8Array(capacity);
+  let ageMax = new Uint8Array(capacity);
+  let maxDistance = new Uint16Array(capacity);
+  let sports = new Int32Array(capacity);
+  let availability = new Int32Array(capacity);
+  let goals = new Int32Array(capacity);
+  let schedule = new Int32Array(capacity);
+  let motivation = new Int32Array(capacity);
+  let experience = new Int8Array(capacity);
+  let commitment = new Int8Array(capacity);
+  let frequency = new Int8Array(capacity);
+  let social = new Int8Array(capacity);
+  const gym: string[] = new Array(capacity);
+
+  const slotOf = new Map<string, number>();
+  const freeSlots: number[] = [];
+  let used = 0;
+  const cells = new Map<number, number[]>();
+  // Gender and gender-preference strings share one code table so the two compare; 0 is "none".
+  const codes = new Map<string, number>();
+  const codeOf = (value: string | null): number => {
+    if (value === null || value === '') return 0;
+    let code = codes.get(value);
+    if (code === undefined) {
+      code = codes.size + 1;
+      if (code > 255) throw new Error('too many distinct genders');
+      codes.set(value, code);
+    }
+    return code;
+  };
+  const BOTH = codeOf('both');
+  const gymNames = new Map<string, string>();
+  const intern = (name: string) => {
+    const known = gymNames.get(name);
+    if (known !== undefined) return known;
+    gymNames.set(name, name);
+    return name;
+  };
+
+  function grow() {
+    const next = capacity * 2;
+    const widen = <T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Int8Array>(array: T): T => {
+      const wider = new (array.constructor as new (length: number) => T)(next);
+      wider.set(array);
+      return wider;
+    };
+    latitude = widen(latitude);
+    longitude = widen(longitude);
+    cosLatitude = widen(cosLatitude);
+    cell = widen(cell);
+    positionInCell = widen(positionInCell);
+    gender = widen(gender);
+    genderPreference = widen(genderPreference);
+    birthDay = widen(birthDay);
+    ageMin = widen(ageMin);
+    ageMax = widen(ageMax);
+    maxDistance = widen(maxDistance);
+    sports = widen(sports);
+    availability = widen(availability);
+    goals = widen(goals);
+    schedule = widen(schedule);
+    motivation = widen(motivation);
+    experience = widen(experience);
+    commitment = widen(commitment);
+    frequency = widen(frequency);
+    social = widen(social);
+    ids.length = next;
+    gym.length = next;
+    capacity = next;
+  }
+
+  function leaveCell(slot: number) {
+    const members = cells.get(cell[slot] as number) as number[];
+    const position = positionInCell[slot] as number;
+    const last = members.pop() as number;
+    if (last !== slot) {
+      members[position] = last;
+      positionInCell[last] = position;
+    }
+    if (members.length === 0) cells.delete(cell[slot] as number);
+  }
+
+  function joinCell(slot: number, key: number) {
+    let members = cells.get(key);
+    if (!members) {
+      members = [];
+      cells.set(key, members);
+    }
+    cell[slot] = key;
+    positionInCell[slot] = members.length;
+    members.push(slot);
+  }
+
+  let scratchSlots = new Int32Array(4096);
+  let scratchScores = new Uint8Array(4096);
+  let scratchKm = new Float64Array(4096);
+  const growScratch = () => {
+    const wider = <T extends Int32Array | Uint8Array | Float64Array>(array: T): T => {
+      const next = new (array.constructor as new (length: number) => T)(array.length * 2);
+      next.set(array);
+      return next;
+    };
+    scratchSlots = wider(scratchSlots);
+    scratchScores = wider(scratchScores);
+    scratchKm = wider(scratchKm);
+  };
+
+  /** Scratch features of the candidate being scored (compatibilityPoints takes two objects; no allocation per candidate). */
+  const candidate: CompatibilityFeatures = {
+    sports: 0,
+    availability: 0,
+    goals: 0,
+    schedule: 0,
+    motivation: 0,
+    experience: -1,
+    commitment: -1,
+    frequency: 0,
+    social: -1,
+    gym: '',
+  };
+
+  return {
+    get size() {
+      return slotOf.size;
+    },
+
+    has(userId: string): boolean {
+      return slotOf.has(userId);
+    },
+
+    /** Adds or replaces a profile (a candidate: active and visible). */
+    upsert(profile: IndexedProfile): void {
+      let slot = slotOf.get(profile.userId);
+      if (slot === undefined) {
+        slot = freeSlots.pop();
+        if (slot === undefined) {
+          if (used === capacity) grow();
+          slot = used;
+          used += 1;
+        }
+        slotOf.set(profile.userId, slot);
+        ids[slot] = profile.userId;
+      } else {
+        leaveCell(slot);
+      }
+      latitude[slot] = profile.latitude;
+      longitude[slot] = profile.longitude;
+      cosLatitude[slot] = Math.cos(profile.latitude * RAD);
+      joinCell(slot, cellRow(profile.latitude) * GRID_COLUMNS + cellColumn(profile.longitude));
+      gender[slot] = codeOf(profile.gender);
+      genderPreference[slot] = codeOf(profile.genderPreference);
+      birthDay[slot] = dayNumber(profile.birthDate);
+      ageMin[slot] = profile.ageMin;
+      ageMax[slot] = profile.ageMax;
+      maxDistance[slot] = profile.maxDistanceKm;
+      const f = profile.features;
+      sports[slot] = f.sports;
+      availability[slot] = f.availability;
+      goals[slot] = f.goals;
+      schedule[slot] = f.schedule;
+      motivation[slot] = f.motivation;
+      experience[slot] = f.experience;
+      commitment[slot] = f.commitment;
+      frequency[slot] = f.frequency;
+      social[slot] = f.social;
+      gym[slot] = intern(f.gym);
+    },
+
+    /** Takes a profile out (hidden, inactive, deleted); unknown ids are ignored. */
+    remove(userId: string): void {
+      const slot = slotOf.get(userId);
+      if (slot === undefined) return;
+      leaveCell(slot);
+      slotOf.delete(userId);
+      ids[slot] = undefined;
+      freeSlots.push(slot);
+    },
+
+    /**
+     * The viewer's candidates in deck order (score desc, distance asc, user id), after `after` when
+     * given, at most `size`; `total` counts every candidate (whatever `after`). The mutual rules
+     * of the SQL query: not the viewer, not excluded (swiped, blocked either way), each one's
+     * gender preference and age range accepting the other, distance within both maxima.
+     */
+    rank(viewer: IndexViewer, excluded: ReadonlySet<string>, after: IndexKey | null, size: number) {
+      const box = boundingBox(viewer.latitude, viewer.longitude, viewer.maxDistanceKm);
+      const minRow = cellRow(box.minLatitude);
+      const maxRow = cellRow(box.maxLatitude);
+      const minColumn = box.minLongitude === null ? 0 : cellColumn(box.minLongitude);
+      const maxColumn = box.maxLongitude === null ? GRID_COLUMNS - 1 : cellColumn(box.maxLongitude);
+      const minLongitude = box.minLongitude ?? -Infinity;
+      const maxLongitude = box.maxLongitude ?? Infinity;
+      const wantedGender = viewer.genderPreference === 'both' ? -1 : codeOf(viewer.genderPreference);
+      const viewerGender = viewer.gender === null ? -1 : codeOf(viewer.gender);
+      const youngest = dayNumber(viewer.youngestBirthDate);
+      const oldestExclusive = dayNumber(viewer.oldestBirthDateExclusive);
+      const age = viewer.age;
+      const viewerLatitude = viewer.latitude;
+      const viewerLongitude = viewer.longitude;
+      const viewerCos = Math.cos(viewerLatitude * RAD);
+      const viewerMax = viewer.maxDistanceKm;
+      const features = viewer.features;
+
+      // The candidates found, as parallel scratch arrays (no object per candidate): slot, score, km.
+      let found = 0;
+      const perScore = new Int32Array(MAX_SCORE + 1);
+      let total = 0;
+      const scan = (members: readonly number[]) => {
+        for (let i = 0; i < members.length; i += 1) {
+          const slot = members[i] as number;
+          const lat = latitude[slot] as number;
+          if (lat < box.minLatitude || lat > box.maxLatitude) continue;
+          const lon = longitude[slot] as number;
+          if (lon < minLongitude || lon > maxLongitude) continue;
+          if (wantedGender !== -1 && gender[slot] !== wantedGender) continue;
+          const accepts = genderPreference[slot] as number;
+          if (accepts !== BOTH && (viewerGender === -1 || accepts !== viewerGender)) continue;
+          const born = birthDay[slot] as number;
+          if (born > youngest || born <= oldestExclusive) continue;
+          if ((ageMin[slot] as number) > age || (ageMax[slot] as number) < age) continue;
+          const limit = Math.min(viewerMax, maxDistance[slot] as number);
+          const dLat = (lat - viewerLatitude) * RAD;
+          const dLon = (lon - viewerLongitude) * RAD;
+          // The shared haversineKm's expression, so the page's re-check computes the same kilometres.
+          const h = Math.sin(dLat / 2) ** 2 + viewerCos * (cosLatitude[slot] as number) * Math.sin(dLon / 2) ** 2;
+          const km = 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+          if (km > limit) continue;
+          const id = ids[slot] as string;
+          if (id === viewer.userId || excluded.has(id)) continue;
+          candidate.sports = sports[slot] as number;
+          candidate.availability = availability[slot] as number;
+          candidate.goals = goals[slot] as number;
+          candidate.schedule = schedule[slot] as number;
+          candidate.motivation = motivation[slot] as number;
+          candidate.experience = experience[slot] as number;
+          candidate.commitment = commitment[slot] as number;
+          candidate.frequency = frequency[slot] as number;
+          candidate.social = social[slot] as number;
+          candidate.gym = gym[slot] as string;
+          const score = Math.min(MAX_SCORE, Math.max(0, Math.round(compatibilityPoints(features, candidate))));
+          total += 1;
+          if (after && !isAfter([id, score, km], after)) continue;
+          if (found === scratchSlots.length) growScratch();
+          scratchSlots[found] = slot;
+          scratchScores[found] = score;
+          scratchKm[found] = km;
+          found += 1;
+          perScore[score] = (perScore[score] as number) + 1;
+        }
+      };
+      if (maxColumn - minColumn + 1 > 0 && (maxRow - minRow + 1) * (maxColumn - minColumn + 1) <= cells.size) {
+        for (let row = minRow; row <= maxRow; row += 1) {
+          for (let column = minColumn; column <= maxColumn; column += 1) {
+            const members = cells.get(row * GRID_COLUMNS + column);
+            if (members) scan(members);
+          }
+        }
+      } else {
+        // A box wider than the occupied cells (a huge radius, no longitude bound): visit the cells that exist.
+        for (const [key, members] of cells) {
+          const row = Math.floor(key / GRID_COLUMNS);
+          const column = key % GRID_COLUMNS;
+          if (row >= minRow && row <= maxRow && column >= minColumn && column <= maxColumn) scan(members);
+        }
+      }
+      // Only the score buckets that fill the chunk are sorted.
+      let lowest = MAX_SCORE;
+      for (let kept = 0; lowest >= 0; lowest -= 1) {
+        kept += perScore[lowest] as number;
+        if (kept >= size) break;
+      }
+      const kept: IndexEntry[] = [];
+      for (let i = 0; i < found; i += 1) {
+        const score = scratchScores[i] as number;
+        if (score >= lowest) kept.push([ids[scratchSlots[i] as number] as string, score, scratchKm[i] as number]);
+      }
+      const entries = kept.sort(compareEntries).slice(0, size);
+      return { entries, total };
+    },
+
+    /** Bytes held by the typed arrays, and an estimate for the id strings, maps and cell lists. */
+    memory() {
+      const typed = [
+        latitude,
+        longitude,
+        cosLatitude,
+        cell,
+        positionInCell,
+        gender,
+        genderPreference,
+        birthDay,
+        ageMin,
+        ageMax,
+        maxDistance,
+        sports,
+        availability,
+        goals,
+        schedule,
+        motivation,
+        experience,
+        commitment,
+        frequency,
+        social,
+      ].reduce((sum, array) => sum + array.byteLength, 0);
+      // Per profile: its id string (~56 B), its Map entry (~40 B), two array slots (ids, gym: 16 B),
+      // its place in a cell list (8 B).
+      const estimated = slotOf.size * (56 + 40 + 16 + 8) + capacity * 16;
+      return { typedBytes: typed, estimatedBytes: typed + estimated, capacity };
+    },
+  };
+}
