@@ -34,7 +34,7 @@ const RATE = Number(process.env.BENCH_RECOMMENDATION_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 /** Seconds per sweep point; BENCH_RECOMMENDATION_SWEEP=0 skips the sweep. */
 const SWEEP_SECONDS = Number(process.env.BENCH_SWEEP_SECONDS ?? 5);
-const CHART_DIR = process.env.BENCH_CHART_DIR ?? 'docs/bench';
+const CHART_DIR = process.env.BENCH_CHART_DIR ?? 'docs/performance';
 
 const load = () =>
   `load ${os
