@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,11 @@ async function freePort(): Promise<number> {
 }
 
 process.env.E2E_PORT ??= String(await freePort());
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'entreno-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'entreno-e2e-'));
+  // The embedded PostgreSQL runs as its own user when the tests run as root: it must enter DATA_DIR.
+  chmodSync(process.env.E2E_DATA_DIR, 0o711);
+}
 const port = Number(process.env.E2E_PORT);
 
 export default defineConfig({
@@ -49,6 +53,8 @@ export default defineConfig({
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',
+    // The app drains, then stops its embedded PostgreSQL (which would also stop by itself).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     env: {
       NODE_ENV: 'test',
       PORT: String(port),

@@ -1,11 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
-const integration = (name: string, database: 'pglite' | 'postgres') => ({
+/**
+ * The integration suite, on one database server for the whole run (tests/helpers/database-setup.ts):
+ * the embedded PostgreSQL that `npm start` runs (in-process realtime and limits), or DATABASE_URL's
+ * PostgreSQL with Redis (the scaled mode).
+ */
+const integration = (name: string, database: 'embedded' | 'postgres') => ({
   extends: true as const,
   test: {
     name,
     include: ['tests/integration/**/*.test.ts'],
     env: { TEST_DATABASE: database },
+    globalSetup: ['tests/helpers/database-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -22,7 +28,7 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      integration('integration-pglite', 'pglite'),
+      integration('integration-embedded', 'embedded'),
       // The same suite on the real PostgreSQL (and Redis) whenever they are configured; CI sets both.
       ...(process.env.DATABASE_URL ? [integration('integration-postgres', 'postgres')] : []),
       // `npm run test:faults`: private PostgreSQL and Redis stopped and started under traffic (slow).

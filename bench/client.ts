@@ -155,7 +155,7 @@ function runLighthouse(url: string, outputPath: string): Promise<LighthouseRepor
   });
 }
 
-/** The built server (in-memory-free PGlite in a temp dir) serving CLIENT_DIR; Lighthouse runs against /login. */
+/** The built server (its embedded PostgreSQL in a temp dir) serving CLIENT_DIR; Lighthouse runs against /login. */
 async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
   if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM}`;
   if (!existsSync('node_modules/lighthouse/cli/index.js')) return 'lighthouse is not installed';

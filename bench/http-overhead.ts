@@ -21,7 +21,7 @@ async function measure(url: string): Promise<number[]> {
 
 /** GET /api/health through the whole app (plugins, headers, error mapping) vs a bare node:http server. */
 export async function benchHttpOverhead() {
-  const body = JSON.stringify({ status: 'ok', database: 'pglite', realtime: 'memory' });
+  const body = JSON.stringify({ status: 'ok', database: 'embedded', realtime: 'memory' });
   const bare = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(body);

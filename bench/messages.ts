@@ -11,7 +11,7 @@ import { Server } from 'socket.io';
 import type { App } from '../src/server/app.ts';
 import { renderLatencyChart } from './chart.ts';
 import type { ChatLoad, ChatLoadResult, ChatPair, ChatReady, ChatStep } from './chat-load-worker.ts';
-import { DATABASE_URL, listen, pgliteApp, postgresApp, REDIS_URL } from './data/datasets.ts';
+import { DATABASE_URL, listen, embeddedApp, postgresApp, REDIS_URL } from './data/datasets.ts';
 import { benchUserId } from './data/generate.ts';
 import type { BenchResult } from './load.ts';
 import { kneeLines, pointLine, rateSteps, type SweepSeries, sweep } from './sweep.ts';
@@ -242,7 +242,7 @@ async function drain(app: App) {
 /** QUALITY 26 as sweeps: embedded (target 1,000 msg/s at p99 ≤ 25 ms); PostgreSQL + Redis (3,000 at ≤ 30 ms). */
 export async function benchMessages(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const embedded = await pgliteApp({ profiles: SOCKETS, swipesPerUser: 0 });
+  const embedded = await embeddedApp({ profiles: SOCKETS, swipesPerUser: 0 });
   try {
     results.push(
       await benchOne({

@@ -9,7 +9,7 @@ import {
 import { deckViewerOf } from '../src/server/features/discovery/recommendation-service.ts';
 import { createProfileRepository } from '../src/server/features/profiles/profile-repository.ts';
 import { renderLatencyChart } from './chart.ts';
-import { DATABASE_URL, listen, pgliteApp, postgresApp, rows, type Scale } from './data/datasets.ts';
+import { DATABASE_URL, listen, embeddedApp, postgresApp, rows, type Scale } from './data/datasets.ts';
 import { spreadCities } from './data/spread.ts';
 import type { HttpLoad, HttpLoadResult, HttpRequestSpec } from './http-load-worker.ts';
 import { achieved, type BenchResult, compareLines, openLoop } from './load.ts';
@@ -28,8 +28,8 @@ const SCALE: Scale = {
  * range of 2 instead of 20 ids).
  */
 const MILLION: Scale = { profiles: 1_000_000, swipesPerUser: Number(process.env.BENCH_MILLION_SWIPES_PER_USER ?? 2) };
-/** PGlite generates ~600–1,000 profiles/s (WASM): the embedded data set is smaller. */
-const PGLITE_SCALE: Scale = { profiles: Number(process.env.BENCH_PGLITE_PROFILES ?? 10_000), swipesPerUser: 20 };
+/** The embedded data set (BENCH_EMBEDDED_PROFILES) is smaller than the 100k of PostgreSQL. */
+const EMBEDDED_SCALE: Scale = { profiles: Number(process.env.BENCH_EMBEDDED_PROFILES ?? 10_000), swipesPerUser: 20 };
 const RATE = Number(process.env.BENCH_RECOMMENDATION_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 /** Seconds per sweep point; BENCH_RECOMMENDATION_SWEEP=0 skips the sweep. */
@@ -66,8 +66,8 @@ export async function benchRecommendations(): Promise<BenchResult[]> {
   results.push(
     ...(await measureScale(
       'embedded',
-      PGLITE_SCALE,
-      () => pgliteApp(PGLITE_SCALE, (line) => embeddedLog.push(line)),
+      EMBEDDED_SCALE,
+      () => embeddedApp(EMBEDDED_SCALE, (line) => embeddedLog.push(line)),
       embeddedLog,
       { p95: 10 },
     )),

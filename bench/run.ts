@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   swipes: async () => (await import('./swipes.ts')).benchSwipes(),
   messages: async () => (await import('./messages.ts')).benchMessages(),
   sockets: async () => (await import('./sockets.ts')).benchSockets(),
+  memory: async () => (await import('./memory.ts')).benchMemory(),
   client: async () => (await import('./client.ts')).benchClient(),
   limiter: async () => (await import('./limiter.ts')).benchLimiter(),
 };

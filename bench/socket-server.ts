@@ -1,6 +1,6 @@
 /**
  * The server side of the idle-socket bench, as its own process (its own file limit and RSS).
- * MODE=app: the whole app on in-memory PGlite, one user with a session (the token is printed);
+ * MODE=app: the whole app on a throwaway embedded PostgreSQL, one user with a session (the token is printed);
  * MODE=bare: a bare Socket.IO server. Prints one JSON line when listening, then answers stdin:
  * "stats" → a JSON line with RSS, heap, sockets and the event-loop delay since the last "stats".
  */

@@ -14,7 +14,7 @@ const FILE_LIMIT = 200_000;
 const WANTED = Number(process.env.BENCH_IDLE_SOCKETS ?? 50_000);
 const PER_CLIENT_PROCESS = 9_500;
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_MS ?? 10_000);
-/** Files a server process needs besides its sockets (PGlite, stdio, listeners…). */
+/** Files a server process needs besides its sockets (the database pool, stdio, listeners…). */
 const SPARE_FILES = 400;
 
 type Stats = { rss: number; heapUsed: number; sockets: number; delayP50: number; delayP99: number; delayMax: number };
@@ -153,7 +153,7 @@ export async function benchSockets(): Promise<BenchResult> {
       : `extrapolated to 50,000 sockets: RSS ≈ ${mb(at50k)} (target ≤ 1.5 GB: ${at50k <= 1.5 * 2 ** 30 ? 'met by extrapolation only' : 'NOT MET'}); loop delay p99 at ${last.sockets}: ${last.stats.delayP99.toFixed(1)} ms (target ≤ 50 ms at 50,000: ${last.stats.delayP99 <= 50 ? 'met at this count only' : 'NOT MET'})`,
   );
   return {
-    name: `Idle sockets on one node (in-memory PGlite app vs bare Socket.IO; up to ${target} sockets${isLimited ? ` — NOT ${WANTED}: a process may open only ${limit} files here and the limit cannot be raised (no CAP_SYS_RESOURCE)` : ''}; file limit ${limit}; idle window ${IDLE_WINDOW_MS / 1000} s per step)`,
+    name: `Idle sockets on one node (app on the embedded PostgreSQL vs bare Socket.IO; up to ${target} sockets${isLimited ? ` — NOT ${WANTED}: a process may open only ${limit} files here and the limit cannot be raised (no CAP_SYS_RESOURCE)` : ''}; file limit ${limit}; idle window ${IDLE_WINDOW_MS / 1000} s per step)`,
     lines,
   };
 }

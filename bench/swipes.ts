@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { App } from '../src/server/app.ts';
 import { renderLatencyChart } from './chart.ts';
-import { DATABASE_URL, listen, pgliteApp, postgresApp, type Scale } from './data/datasets.ts';
+import { DATABASE_URL, listen, embeddedApp, postgresApp, type Scale } from './data/datasets.ts';
 import { benchUserId } from './data/generate.ts';
 import type { HttpLoad, HttpLoadResult } from './http-load-worker.ts';
 import { type BenchResult, openLoop } from './load.ts';
@@ -138,7 +138,7 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
 export async function benchSwipes(): Promise<BenchResult[]> {
   const rates = rateSteps(Number(process.env.BENCH_SWIPE_START ?? 200), Number(process.env.BENCH_SWIPE_RATE ?? 3000));
   const results: BenchResult[] = [];
-  const embedded = await pgliteApp(SCALE);
+  const embedded = await embeddedApp(SCALE);
   try {
     results.push(await benchOne('embedded', embedded, rates, 'swipes-embedded.svg', processTreeRssMb));
   } finally {

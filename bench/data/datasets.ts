@@ -71,14 +71,17 @@ export async function postgresApp(
   return app;
 }
 
-/** An app on in-memory PGlite (the embedded database), with the data set generated into it. */
-export async function pgliteApp(scale: Scale | null, log: (line: string) => void = () => {}) {
+/**
+ * An app on the embedded PostgreSQL (a throwaway cluster in a temporary directory, configured as
+ * `npm start` runs it), with the data set generated into it.
+ */
+export async function embeddedApp(scale: Scale | null, log: (line: string) => void = () => {}) {
   const app = await buildApp({ ...baseConfig(), inMemoryDatabase: true });
   if (scale) {
     const started = performance.now();
     await generateDataset(execute(app), scale);
     log(
-      `generated ${scale.profiles} profiles / ${scale.profiles * scale.swipesPerUser} swipes on PGlite in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `generated ${scale.profiles} profiles / ${scale.profiles * scale.swipesPerUser} swipes on the embedded PostgreSQL in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   }
   return app;

@@ -3,7 +3,7 @@
  * `swipesPerUser` swipes each (100k and 20 → 2M swipes, QUALITY 24), generated inside the
  * database with `INSERT … SELECT generate_series` (seconds, not minutes). Deterministic: ids are
  * md5 of the user number, every "random" value a hash of (user number, field), so two runs build
- * the same rows on PostgreSQL and on PGlite.
+ * the same rows on the embedded PostgreSQL and on DATABASE_URL's.
  *
  * Cities: each profile belongs to city `n % 10`, placed around its centre with a normal spread of
  * about 8 km (Box–Muller) and snapped to 0.01° like real stored positions. Swipes: user n swipes

@@ -125,7 +125,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    inMemory: config.inMemoryDatabase,
+    ephemeral: config.inMemoryDatabase,
+    logger: http.log,
   });
   // With DATABASE_URL every node reads the same generated secrets (0024); the operator's values win.
   const sharedSecrets = config.databaseUrl ? createDatabaseSecretStore(database.db) : undefined;

@@ -98,7 +98,11 @@ export type Config = {
   publicOrigin: string;
   logLevel: string;
   clientDir: string;
-  /** In-memory PGlite instead of DATA_DIR/db: tests only. */
+  /**
+   * Throwaway state (tests, benches): generated secrets and VAPID keys kept in memory; without
+   * DATABASE_URL also photos in memory and an embedded PostgreSQL in a temporary directory deleted
+   * on close (the name is from the in-memory PGlite this once was, docs/decisions/0019).
+   */
   inMemoryDatabase: boolean;
   /**
    * Absent: generated once into the shared database (DATABASE_URL) or DATA_DIR/secrets.json

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, configWarnings, loadConfig } from './config.ts';
+import { EmbeddedDatabaseError } from './db/embedded-postgres.ts';
 import { GoogleConfigError } from './features/google/google-config.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -16,7 +17,18 @@ async function main() {
     }
     throw error;
   }
-  const app = await buildApp(config);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(config);
+  } catch (error) {
+    // The embedded database's problems (DATA_DIR held by another server, a cluster of another
+    // version) say what to do; a stack trace adds nothing.
+    if (error instanceof EmbeddedDatabaseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   // A stray rejection from a library's background work (a Redis blip) is logged, not fatal.
   process.on('unhandledRejection', (reason) => {
     app.http.log.error({ err: reason }, 'unhandled rejection');

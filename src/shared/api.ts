@@ -10,7 +10,7 @@ export type ApiError = v.InferOutput<typeof ApiErrorSchema>;
 
 export const HealthSchema = v.object({
   status: v.literal('ok'),
-  database: v.picklist(['pglite', 'postgres']),
+  database: v.picklist(['embedded', 'postgres']),
   realtime: v.picklist(['memory', 'redis']),
   /** The server's NODE_ENV: what the login preview's small badge says (PROD only in production). */
   mode: v.picklist(['production', 'development', 'test']),

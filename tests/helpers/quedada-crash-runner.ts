@@ -12,7 +12,7 @@ import { createMemoryRateLimiter } from '../../src/server/plugins/rate-limit.ts'
 const now = new Date(process.argv[2] ?? Date.now());
 const clock = { now: () => now };
 const silent = { info() {}, warn() {}, error() {} };
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '/tmp', inMemory: false });
+const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '/tmp' });
 const service = createQuedadaService({
   quedadas: createQuedadaRepository(database.db),
   suggestions: createSuggestionRepository(database.db),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { type App, type AppDependencies, buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
+import { adminQuery, withDatabase } from './database-setup.ts';
 
 export type TestApp = App & {
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
@@ -9,15 +10,17 @@ export type TestApp = App & {
 };
 
 /**
- * Builds and starts a real server on a free port: in-memory PGlite, or a fresh PostgreSQL
- * database when the integration-postgres project runs. Closes and drops everything on `close`.
+ * Builds and starts a real server on a free port, on a fresh database of the run's server (the
+ * embedded PostgreSQL, or DATABASE_URL's when the integration-postgres project runs; Redis then
+ * too). Closes and drops everything on `close`.
  */
 export async function startTestApp(
   overrides: Partial<Config> = {},
   hooks: { beforeListen?: (app: App) => void | Promise<void>; dependencies?: AppDependencies } = {},
 ): Promise<TestApp> {
-  const usePostgres = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL;
-  const database = usePostgres ? await createScratchDatabase(process.env.DATABASE_URL as string) : undefined;
+  const usePostgres = process.env.TEST_DATABASE === 'postgres';
+  // A second node of a multi-node test shares the first one's database (overrides.databaseUrl).
+  const database = overrides.databaseUrl ? undefined : await createTestDatabase();
   const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/entreno-test-unused' });
   const config: Config = {
     ...base,
@@ -33,7 +36,13 @@ export async function startTestApp(
     redisKeyPrefix: `entreno-test:${randomBytes(6).toString('hex')}:`,
     ...overrides,
   };
-  const app = await buildApp(config, hooks.dependencies);
+  let app: App;
+  try {
+    app = await buildApp(config, hooks.dependencies);
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
   await hooks.beforeListen?.(app);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = app.http.server.address();
@@ -43,28 +52,32 @@ export async function startTestApp(
     ...app,
     url,
     async close() {
-      await app.close();
-      await database?.drop();
+      try {
+        await app.close();
+      } finally {
+        await database?.drop();
+      }
     },
   };
 }
 
-/** A fresh, empty PostgreSQL database next to `adminUrl`'s; `drop()` removes it (forcing connections off). */
+/** A fresh database of the run's server, already migrated (a copy of the template); `drop()` removes it. */
+export async function createTestDatabase() {
+  const { adminUrl, template } = inject('testDatabase');
+  const name = `entreno_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${name} template ${template}`);
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+/** A fresh, empty (unmigrated) database next to `adminUrl`'s; `drop()` removes it (forcing connections off). */
 export async function createScratchDatabase(adminUrl: string) {
   const name = `entreno_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  await adminQuery(adminUrl, `create database ${name}`);
   return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
+    url: withDatabase(adminUrl, name),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
   };
 }

@@ -4,6 +4,7 @@ import { openDatabase } from '../../src/server/db/client.ts';
 import { DEMO_PASSWORD, seedDemoData, seededRandom } from '../../src/server/db/seed.ts';
 import { createMemoryPhotoStore } from '../../src/server/features/photos/photo-store.ts';
 import { createPasswordHasher } from '../../src/server/features/auth/password-hasher.ts';
+import { createTestDatabase } from '../helpers/test-app.ts';
 
 const NOW = new Date('2026-03-10T09:00:00.000Z');
 
@@ -17,7 +18,8 @@ type SeedRow = Record<string, unknown> & {
 };
 
 async function seedOnce(count: number) {
-  const database = await openDatabase({ databaseUrl: undefined, dataDir: '/tmp/unused', inMemory: true });
+  const scratch = await createTestDatabase();
+  const database = await openDatabase({ databaseUrl: scratch.url, dataDir: '/tmp/unused' });
   const photoStore = createMemoryPhotoStore();
   try {
     await seedDemoData(database.db, { photoStore, count, rng: seededRandom(7), now: NOW });
@@ -30,6 +32,7 @@ async function seedOnce(count: number) {
     return { rows, firstPhoto };
   } finally {
     await database.close();
+    await scratch.drop();
   }
 }
 

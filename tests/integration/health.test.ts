@@ -23,10 +23,11 @@ describe('foundation HTTP behaviour', () => {
   it('reports health with the database and realtime kinds in use', async () => {
     const response = await fetch(`${app.url}/api/health`);
     expect(response.status).toBe(200);
-    const expected = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+    // Test apps reach the run's server by URL; tests/integration/embedded-postgres.test.ts starts the
+    // app's own embedded server and sees 'embedded'.
     expect(await response.json()).toEqual({
       status: 'ok',
-      database: expected,
+      database: 'postgres',
       realtime: app.config.redisUrl ? 'redis' : 'memory',
       mode: 'test',
     });

@@ -59,7 +59,7 @@ describe.runIf(isPostgres)('moving an embedded install to the shared database', 
     const second = await move();
     expect(second.stdout).toContain('photos: 8 files in the shared database');
 
-    const handle = await openDatabase({ databaseUrl: database.url, dataDir, inMemory: false });
+    const handle = await openDatabase({ databaseUrl: database.url, dataDir });
     try {
       const shared = createPhotoBlobRepository(handle.db);
       for (const [key, data] of photos) expect((await shared.get(key))?.equals(data), key).toBe(true);

@@ -1,79 +1,112 @@
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.ts';
+import { type DatabaseLogger, startEmbeddedPostgres } from './embedded-postgres.ts';
 import * as schema from './schema/index.ts';
 
+export type { DatabaseLogger } from './embedded-postgres.ts';
 export type Schema = typeof schema;
-/** The one database type the repositories see, whichever driver is behind it. */
+/** The one database type the repositories see. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** `embedded`: the PostgreSQL the app runs itself (DATA_DIR/pg); `postgres`: DATABASE_URL's. */
+export type DatabaseKind = 'embedded' | 'postgres';
 
 export type DatabaseHandle = {
   db: Database;
-  kind: 'pglite' | 'postgres';
+  kind: DatabaseKind;
   close(): Promise<void>;
 };
 
 export type DatabaseOptions = {
   databaseUrl: string | undefined;
   dataDir: string;
-  inMemory: boolean;
+  /** Embedded only: a throwaway cluster in a temporary directory, deleted on close (benches). */
+  ephemeral?: boolean;
+  logger?: DatabaseLogger;
 };
 
 /** Any number, the same on every node, so concurrent starts migrate one at a time. */
 const MIGRATION_LOCK_KEY = 7_410_233_551;
+/** The embedded server allows 40 connections (SMALL_FOOTPRINT); a scaled node shares its server with others. */
+const POOL_SIZE: Record<DatabaseKind, number> = { embedded: 16, postgres: 20 };
+/** The embedded cluster's database for the app. */
+const EMBEDDED_DATABASE = 'entreno';
 
-/** Opens PostgreSQL when a URL is given, otherwise PGlite in DATA_DIR/db, then migrates. */
+/**
+ * PostgreSQL at DATABASE_URL, or the embedded PostgreSQL (started here, in DATA_DIR/pg); either
+ * way one node-postgres pool, migrated before it is handed out.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options);
-}
-
-async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
-  // pg_trgm ranks the gym search (migration 0001); PostgreSQL ships it as a trusted extension.
-  const extensions = { pg_trgm };
-  let client: PGlite;
-  if (options.inMemory) {
-    client = await PGlite.create({ extensions });
-  } else {
-    const dir = path.join(options.dataDir, 'db');
-    await mkdir(dir, { recursive: true });
-    client = await PGlite.create(dir, { extensions });
+  const logger = options.logger;
+  if (options.databaseUrl) {
+    return openPool({ connectionString: options.databaseUrl, max: POOL_SIZE.postgres }, 'postgres', logger);
   }
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
-  return {
-    db: db as unknown as Database,
-    kind: 'pglite',
-    close: () => client.close(),
-  };
+  const dir = options.ephemeral ? await mkdtemp(path.join(tmpdir(), 'entreno-pg-')) : path.join(options.dataDir, 'pg');
+  if (!options.ephemeral && existsSync(path.join(options.dataDir, 'db', 'PG_VERSION'))) {
+    logger?.warn(
+      `${path.join(options.dataDir, 'db')} holds the PGlite database of an earlier version: it is no longer read ` +
+        `(the embedded database is now ${dir}) and can be deleted.`,
+    );
+  }
+  const server = await startEmbeddedPostgres({ dir, removeOnStop: options.ephemeral, logger });
+  try {
+    await server.ensureDatabase(EMBEDDED_DATABASE);
+    const handle = await openPool(
+      { ...server.connection(EMBEDDED_DATABASE), max: POOL_SIZE.embedded },
+      'embedded',
+      logger,
+    );
+    return {
+      ...handle,
+      async close() {
+        try {
+          await handle.close();
+        } finally {
+          await server.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
-  // Without a listener an idle client's network error would crash the process.
-  pool.on('error', () => {});
+async function openPool(config: pg.PoolConfig, kind: DatabaseKind, logger: DatabaseLogger | undefined) {
+  const pool = new pg.Pool(config);
+  // A database that goes away must never crash the process: node-postgres emits 'error' on the
+  // pool for idle clients, and on the client itself while it is checked out (a transaction, the
+  // migration lock), where an 'error' event without a listener would throw. Queries in flight
+  // reject on their own, and a broken client is dropped when released.
+  pool.on('error', (error) => logger?.warn(`database: idle connection lost (${error.message})`));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger?.warn(`database: connection lost (${error.message})`));
+  });
+  try {
+    await migrateOnce(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  const db = drizzle(pool, { schema, casing: 'snake_case' });
+  return { db: db as unknown as Database, kind, close: () => pool.end() };
+}
+
+/** Migrates under an advisory lock, so nodes starting together migrate one at a time. */
+async function migrateOnce(pool: pg.Pool) {
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migratePg(drizzlePg(lockClient, { schema, casing: 'snake_case' }), {
-      migrationsFolder: MIGRATIONS_DIR,
-    });
+    await migrate(drizzle(lockClient, { schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
     await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     lockClient.release();
   }
-  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
-  return {
-    db: db as unknown as Database,
-    kind: 'postgres',
-    close: () => pool.end(),
-  };
 }

@@ -1,6 +1,6 @@
 /**
  * The constraint a unique violation (SQLSTATE 23505) broke, or undefined for any other error.
- * drizzle wraps driver errors in `cause`; pg and PGlite both report `code` and `constraint`.
+ * drizzle wraps driver errors in `cause`; node-postgres reports `code` and `constraint`.
  */
 export function uniqueViolation(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 4; depth += 1) {

@@ -34,7 +34,7 @@ try {
 if (!config?.databaseUrl) fail('DATABASE_URL: required (the shared database the photos and secrets move into)');
 const dataDir = path.resolve(from as string);
 
-const database = await openDatabase({ databaseUrl: config?.databaseUrl, dataDir, inMemory: false });
+const database = await openDatabase({ databaseUrl: config?.databaseUrl, dataDir });
 try {
   const secrets = createDatabaseSecretStore(database.db);
   const copySecret = async (store: SharedSecretStore, name: string, value: string | undefined) => {

@@ -1,6 +1,7 @@
 /**
- * `npm run seed [count]`: fills the configured database (DATABASE_URL, or PGlite in DATA_DIR)
- * with demo users and profiles, their photos going to the configured photo store. Refused in production.
+ * `npm run seed [count]`: fills the configured database (DATABASE_URL, or the embedded PostgreSQL in
+ * DATA_DIR/pg) with demo users and profiles, their photos going to the configured photo store.
+ * Refused in production.
  */
 import { loadConfig } from '../config.ts';
 import { choosePhotoStore } from '../features/photos/choose-photo-store.ts';
@@ -18,7 +19,11 @@ if (!Number.isInteger(count) || count < 1 || count > 100_000) {
   console.error('Usage: npm run seed [count between 1 and 100000]');
   process.exit(1);
 }
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: false });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  logger: { debug() {}, info() {}, warn: console.warn, error: console.error },
+});
 try {
   const started = Date.now();
   const report = await seedDemoData(database.db, {

@@ -127,7 +127,7 @@ function rankedCandidatesSql(viewer: DeckViewer, after: DeckKey | null, size: nu
 
 type CandidateRow = { user_id: string; score: number | string; distance_km: number | string; total: number | string };
 
-/** Both drivers answer { rows } (node-postgres QueryResult, PGlite Results). */
+/** A raw query answers node-postgres's QueryResult: { rows }. */
 function candidatesOf(result: unknown): { entries: DeckEntry[]; total: number } {
   const { rows } = result as { rows: CandidateRow[] };
   const entries = rows.map((row): DeckEntry => [row.user_id, Number(row.score), Number(row.distance_km)]);

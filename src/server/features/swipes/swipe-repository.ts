@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { blocks, conversations, matches, messages } from '../../db/schema/index.ts';
@@ -45,8 +44,8 @@ export type SwipeRepository = ReturnType<typeof createSwipeRepository>;
 
 export type SwipeRepositoryOptions = {
   /**
-   * True when every statement runs on one connection, one at a time (embedded PGlite): two swipes
-   * of a pair can never overlap, so the like needs no advisory lock. Default: detected.
+   * True when every statement runs on one connection, one at a time: two swipes of a pair can
+   * never overlap, so the like needs no advisory lock. Default false (a pool of connections).
    */
   serialized?: boolean;
 };
@@ -90,7 +89,7 @@ type ExistingRow = {
 };
 
 export function createSwipeRepository(db: Database, options: SwipeRepositoryOptions = {}) {
-  const serialized = options.serialized ?? (db as unknown as { $client?: unknown }).$client instanceof PGlite;
+  const serialized = options.serialized ?? false;
   type Executor = Pick<Database, 'execute'>;
 
   /**

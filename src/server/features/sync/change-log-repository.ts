@@ -50,7 +50,7 @@ export async function appendChanges(executor: SqlExecutor, changes: readonly Cha
     do update set change_seq = excluded.change_seq, created_at = excluded.created_at`);
 }
 
-/** The rows of a raw query, whichever driver ran it (PGlite and node-postgres both answer `{ rows }`). */
+/** The rows of a raw query (drizzle's `execute` answers node-postgres's QueryResult, `{ rows }`). */
 export function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
