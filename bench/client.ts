@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,6 +161,8 @@ async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
   if (!existsSync('node_modules/lighthouse/cli/index.js')) return 'lighthouse is not installed';
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'entreno-bench-client-'));
+  // The embedded PostgreSQL runs as its own user when the bench runs as root: it must enter DATA_DIR.
+  chmodSync(dataDir, 0o711);
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,8 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'entreno-e2e-node-'));
+  // The embedded PostgreSQL runs as its own user when the tests run as root: it must enter DATA_DIR.
+  chmodSync(dataDir, 0o711);
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
