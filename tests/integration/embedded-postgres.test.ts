@@ -62,7 +62,8 @@ async function startNode(dataDir: string): Promise<Node> {
       (response) => response.ok,
       () => false,
     );
-  }, 60_000);
+    // A hang detector, not a timing: a first start runs initdb, tsx and the migrations.
+  }, 180_000);
   return node;
 }
 
@@ -84,7 +85,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-describe.runIf(isEmbedded)('the embedded PostgreSQL of npm start', { timeout: 120_000 }, () => {
+describe.runIf(isEmbedded)('the embedded PostgreSQL of npm start', { timeout: 600_000 }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'entreno-embedded-'));
   // Enterable by the server's own user when the tests run as root (mkdtemp makes it 0700).
   chmodSync(dataDir, 0o711);
