@@ -5,7 +5,7 @@ import client from 'prom-client';
 import type { Server } from 'socket.io';
 import { forbidden } from '../errors.ts';
 
-/** node-postgres pool counters (PGlite has none). */
+/** node-postgres pool counters. */
 type PoolCounters = { totalCount: number; idleCount: number; waitingCount: number };
 
 export type MetricsOptions = {
