@@ -112,6 +112,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const version = serverVersion(installed.postgres);
   const binaries = await usableBinaries(installed, version.full, runAs, logger);
   const dir = path.resolve(options.dir);
+  // DATA_DIR with the usual mode (the server's user must enter it when run as root); the cluster 0700.
+  await mkdir(path.dirname(dir), { recursive: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
   if (runAs) {
     await refuseClosedParents(dir, runAs);
