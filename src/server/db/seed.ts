@@ -291,9 +291,10 @@ function portraitSvg(initials: string, random: () => number): string {
   <rect x="215" y="330" width="50" height="70" rx="18" fill="${skin}"/>
   <ellipse cx="240" cy="250" rx="82" ry="95" fill="${skin}"/>
   <path d="M158 235 Q160 150 240 148 Q322 150 322 235 Q300 190 240 188 Q180 190 158 235 Z" fill="${hair}"/>
-  <rect x="40" y="470" width="110" height="22" rx="8" fill="#e5e7eb" opacity="0.9"/>
-  <rect x="28" y="455" width="22" height="52" rx="6" fill="#9ca3af"/>
-  <rect x="140" y="455" width="22" height="52" rx="6" fill="#9ca3af"/>
+  <!-- The dumbbell stays in the upper right: the card's name and bio overlay the bottom third. -->
+  <rect x="352" y="170" width="110" height="22" rx="8" fill="#e5e7eb" opacity="0.9"/>
+  <rect x="340" y="155" width="22" height="52" rx="6" fill="#9ca3af"/>
+  <rect x="452" y="155" width="22" height="52" rx="6" fill="#9ca3af"/>
   <text x="240" y="600" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="64" font-weight="700" text-anchor="middle" fill="#ffffff" opacity="0.92">${escapeXml(initials)}</text>
 </svg>`;
 }
