@@ -60,6 +60,11 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR,
+      // The journeys run on the server's own embedded database, never on the shared PostgreSQL and
+      // Redis that CI exports for the integration suite: state left there by an earlier run (or an
+      // older migration order) must not decide whether this one starts. Empty counts as unset.
+      DATABASE_URL: '',
+      REDIS_URL: '',
       PUBLIC_ORIGIN: `http://localhost:${port}`,
       LOG_LEVEL: 'warn',
       DEMO_DATA: '0',

@@ -48,6 +48,9 @@ export async function startServerProcess(
       LOG_LEVEL: 'warn',
       DEMO_DATA: '0',
       RATE_LIMIT_IP_FACTOR: '50',
+      // Its own embedded database in DATA_DIR, not the shared PostgreSQL/Redis CI exports.
+      DATABASE_URL: '',
+      REDIS_URL: '',
       ...options.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
