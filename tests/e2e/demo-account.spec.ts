@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServerProcess, type ServerProcess } from './helpers/server.ts';
@@ -15,10 +15,12 @@ let server: ServerProcess;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'entreno-e2e-demo-'));
+  // The embedded PostgreSQL runs as its own user when the tests run as root: it must enter DATA_DIR.
+  chmodSync(dataDir, 0o711);
   // The seed command itself (a few people keep it quick), on the data the server then opens.
-  const { DATABASE_URL: _shared, ...env } = process.env;
+  // Its own embedded database: not the shared PostgreSQL/Redis CI exports (empty counts as unset).
   execFileSync(process.execPath, ['--import', 'tsx', 'src/server/db/seed-cli.ts', '12'], {
-    env: { ...env, NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   server = await startServerProcess({ dataDir });

@@ -245,8 +245,13 @@ test('the profile wizard keeps its draft across reloads, carries the registratio
   await expect(page.getByRole('heading', { name: 'Conectar', level: 1 })).toBeVisible({ timeout: 20_000 });
 
   // Saved as typed: no made-up height or weight; the kept draft is gone from the device.
-  const own = await request.get(`/api/profiles/${user.userId}`, { headers: { authorization: `Bearer ${user.token}` } });
-  const { profile } = (await own.json()) as { profile: { name: string; health: Record<string, unknown> } };
+  // The deck can show before the save's last request has landed on a loaded machine: wait for it.
+  const readOwn = () =>
+    request.get(`/api/profiles/${user.userId}`, { headers: { authorization: `Bearer ${user.token}` } });
+  await expect.poll(async () => (await readOwn()).status(), { timeout: 20_000 }).toBe(200);
+  const { profile } = (await (await readOwn()).json()) as {
+    profile: { name: string; health: Record<string, unknown> };
+  };
   expect(profile.name).toBe('Nerea');
   expect(profile.health).toMatchObject({ height: null, weight: null, injuries: ['Lesión de rodilla'] });
   const keptDraft = () =>
