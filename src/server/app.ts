@@ -22,6 +22,7 @@ import { createGoogleSignIn } from './features/google/google-sign-in.ts';
 import { googleStandInRoutes } from './features/google/google-stand-in-routes.ts';
 import { registerDiscoveryFeatures } from './features/discovery-features.ts';
 import type { LiveDeckIndex } from './features/discovery/live-deck-index.ts';
+import { SUPERLIKE_REFERENCE_TYPE } from './features/swipes/swipe-undo-repository.ts';
 import { type ChatModule, registerChat } from './features/chat/chat-module.ts';
 import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
@@ -301,6 +302,15 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     isShownToOthers: async (userId) => (await notificationFeatures.settings.get(userId)).privacy.showProfile,
     privacyOf: notificationFeatures.settings.privacyOf,
     photoStore: dependencies.photoStore,
+    swipeNotifier: {
+      superliked: async (targetId, swipeId) => {
+        await notificationFeatures.notifications.notifySuperlike(targetId, {
+          swipeId,
+          referenceType: SUPERLIKE_REFERENCE_TYPE,
+        });
+      },
+      unreadCountChanged: (userId) => notificationFeatures.notifications.refreshUnreadCount(userId),
+    },
   });
   // "Perfil visible" in settings really takes the profile out of every deck (spec 001 §2, /config).
   notificationFeatures.settings.onChange(async (userId, settings, patch) => {

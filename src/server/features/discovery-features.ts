@@ -27,6 +27,9 @@ import type { MatchEvents } from './swipes/match-events.ts';
 import { createSwipeRepository } from './swipes/swipe-repository.ts';
 import { swipeRoutes } from './swipes/swipe-routes.ts';
 import { createSwipeService } from './swipes/swipe-service.ts';
+import type { SwipeNotifier } from './swipes/swipe-notifier.ts';
+import { createSwipeUndoRepository } from './swipes/swipe-undo-repository.ts';
+import { createSwipeUndoService } from './swipes/swipe-undo-service.ts';
 import type { PrivacyReader } from './profiles/profile-model.ts';
 
 export type DiscoveryFeaturesDeps = {
@@ -43,6 +46,8 @@ export type DiscoveryFeaturesDeps = {
   isShownToOthers?(userId: string): Promise<boolean>;
   /** What each user lets others see (settings privacy, docs/decisions/0025). */
   privacyOf?: PrivacyReader;
+  /** Superlike notifications and their removal by "Deshacer" (docs/decisions/0023). */
+  swipeNotifier?: SwipeNotifier;
 };
 
 /** `match` to every socket of the user (room `user:<id>`); the notification feature will build on it. */
@@ -141,6 +146,12 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     clock,
     privacyOf: deps.privacyOf,
     logger,
+    notifier: deps.swipeNotifier,
+  });
+  const undos = createSwipeUndoService({
+    undos: createSwipeUndoRepository(db),
+    notifier: deps.swipeNotifier,
+    logger,
   });
 
   await gyms.ensureSeeded();
@@ -165,7 +176,7 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
       await api.register(photoRoutes, { photos });
       await api.register(gymRoutes, { gyms });
       await api.register(recommendationRoutes, { recommendations });
-      await api.register(swipeRoutes, { prefix: '/swipes', swipes, limiter });
+      await api.register(swipeRoutes, { prefix: '/swipes', swipes, undos, limiter });
     },
     { prefix: '/api' },
   );

@@ -29,6 +29,7 @@ import {
   RecommendedQuerySchema,
   SwipeRequestSchema,
   ToolCallRequestSchema,
+  UndoSwipeRequestSchema,
 } from '#shared/discovery/discovery-schemas';
 import { NotificationListQuerySchema } from '#shared/notifications/notification-schemas';
 import { PushSubscriptionRequestSchema, PushUnsubscribeRequestSchema } from '#shared/notifications/push-schemas';
@@ -77,6 +78,7 @@ export const ROUTE_SCHEMAS: Record<string, RouteSchemas> = {
   'PUT /api/settings/': { body: SettingsPatchSchema },
   'GET /api/sync': { querystring: SyncQuerySchema },
   'POST /api/swipes/users/:id/swipe': { body: SwipeRequestSchema },
+  'POST /api/swipes/users/:id/undo': { body: UndoSwipeRequestSchema },
   'POST /api/safety/blocks': { body: BlockRequestSchema },
   'POST /api/safety/reports': { body: ReportRequestSchema },
   'GET /api/messages/conversations': { querystring: ConversationListQuerySchema },

@@ -30,6 +30,8 @@ export const DISCOVERY_MESSAGES = {
   swipeInvalid: 'Acción no válida',
   swipeSelf: 'No puedes hacer swipe sobre tu propio perfil',
   swipeTargetMismatch: 'El usuario indicado no coincide',
+  undoMatched:
+    'Ya es un entrenamiento: no se puede deshacer. Si quieres, puedes deshacer el match desde Entrenamientos.',
   page: 'La página debe ser un número entero mayor que 0',
   limit: 'El límite debe ser un número entero entre 1 y 50',
   unknownTool: 'Herramienta no disponible',
@@ -92,6 +94,23 @@ export const SwipeRequestSchema = v.strictObject(
   M.swipeInvalid,
 );
 export type SwipeRequest = v.InferOutput<typeof SwipeRequestSchema>;
+
+/**
+ * `POST /api/swipes/users/{id}/undo` ("Deshacer", docs/decisions/0023): takes back the caller's
+ * swipe on `target_user_id`. With `swipeClientId` only the swipe with that outbox id is taken back,
+ * so a late replay of an undo never takes back a newer swipe of the same person.
+ */
+export const UndoSwipeRequestSchema = v.strictObject(
+  {
+    target_user_id: v.pipe(v.string(M.userNotFound), v.maxLength(64, M.userNotFound), v.nonEmpty(M.userNotFound)),
+    swipeClientId: v.optional(v.pipe(v.string(M.swipeInvalid), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.swipeInvalid))),
+  },
+  M.swipeInvalid,
+);
+export type UndoSwipeRequest = v.InferOutput<typeof UndoSwipeRequestSchema>;
+
+/** `undone` is false when there was nothing left to take back (already undone: a replay). */
+export type UndoSwipeResponse = { success: true; undone: boolean };
 
 export type MatchOtherUser = { userId: string; name: string; photos: string[] };
 

@@ -219,6 +219,28 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       });
     },
 
+    /**
+     * Someone gave the user a superlike that did not make a match (a match says it itself). It
+     * names nobody: the swipe's id is the reference, so "Deshacer" can take it back (0023).
+     */
+    notifySuperlike(userId: string, superlike: { swipeId: string; referenceType: string }): Promise<Notification> {
+      return notify(userId, {
+        type: 'activity',
+        priority: 'normal',
+        title: NOTIFICATION_MESSAGES.superlikeTitle,
+        body: NOTIFICATION_MESSAGES.superlikeBody,
+        referenceId: superlike.swipeId,
+        referenceType: superlike.referenceType,
+        url: '/home',
+        setting: 'superlikes',
+      });
+    },
+
+    /** Tells the user's sockets their unread count after another feature removed notifications. */
+    async refreshUnreadCount(userId: string): Promise<void> {
+      await emitUnreadCount(userId);
+    },
+
     /** A notice from the product (maintenance, terms): always pushed. */
     notifySystem(
       userId: string,

@@ -31,6 +31,8 @@ export type SwipeOutcome =
       status: 'recorded';
       /** False when the swipe (same pair, or same clientId) was already recorded: nothing new was written. */
       isNew: boolean;
+      /** The new swipe's id (only when isNew): what a superlike's notification refers to. */
+      swipeId?: string;
       /** The match the (original) swipe created, if any. */
       match: StoredMatch | undefined;
       /** With a match: the other user of the (original) swipe, and its face for the celebration. */
@@ -255,12 +257,13 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
           const original = await existing(executor, swiperId, targetId, clientId);
           return { status: 'recorded', isNew: false, swiper: undefined, ...original };
         }
+        const swipeId = row.swipe_id;
         if (!row.reciprocal) {
-          return { status: 'recorded', isNew: true, match: undefined, targetId, target: undefined, swiper: undefined };
+          return { status: 'recorded', isNew: true, swipeId, match: undefined, targetId, target: undefined, swiper: undefined };
         }
         const swipeType = action === 'superlike' || row.reciprocal === 'superlike' ? 'superlike' : 'like';
-        const made = await createMatch(executor, { swipeId: row.swipe_id, swiperId, targetId, swipeType, now });
-        return { status: 'recorded', isNew: true, targetId, ...made };
+        const made = await createMatch(executor, { swipeId, swiperId, targetId, swipeType, now });
+        return { status: 'recorded', isNew: true, swipeId, targetId, ...made };
       };
       if (action === 'dislike') return recorded(db);
       return db.transaction(async (tx) => {

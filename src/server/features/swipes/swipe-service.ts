@@ -16,6 +16,7 @@ import { parseInput } from '../../validation.ts';
 import { ageOf, openPrivacyReader, type PrivacyReader } from '../profiles/profile-model.ts';
 import { isUuid, type ProfileRepository } from '../profiles/profile-repository.ts';
 import type { MatchEvents } from './match-events.ts';
+import type { SwipeNotifier } from './swipe-notifier.ts';
 import type { ListedMatch, MatchFace, StoredMatch, SwipeRepository } from './swipe-repository.ts';
 
 const M = DISCOVERY_MESSAGES;
@@ -29,6 +30,8 @@ export type SwipeServiceDeps = {
   logger: Logger;
   /** What each matched person lets others see (settings privacy); everyone open when absent. */
   privacyOf?: PrivacyReader;
+  /** Notifies a superlike's target (docs/decisions/0023); none when absent. */
+  notifier?: SwipeNotifier;
 };
 
 export type SwipeService = ReturnType<typeof createSwipeService>;
@@ -75,6 +78,14 @@ export function createSwipeService(deps: SwipeServiceDeps) {
       // A blocked pair looks like a missing user: a block is never revealed.
       if (outcome.status === 'refused') throw notFound(M.userNotFound);
       const { match } = outcome;
+      if (!match && outcome.isNew && outcome.swipeId && input.action === 'superlike') {
+        // Awaited: an undo right after the answer must find the notification to take back.
+        try {
+          await deps.notifier?.superliked(targetId, outcome.swipeId);
+        } catch (error) {
+          deps.logger.warn({ err: error }, 'could not notify a superlike');
+        }
+      }
       if (!match) return { success: true, match: false };
       if (outcome.isNew) {
         const timestamp = match.createdAt.toISOString();
