@@ -117,9 +117,7 @@ describe('undoing a swipe', () => {
     expect(forbidden.status).toBe(403);
     // Irene on her own path naming Hugo's swipe: she has no such swipe.
     expect((await undo(irene, hugo, 'h-1')).body).toEqual({ success: true, undone: false });
-    expect(
-      (await api.post(`/swipes/users/${hugo.userId}/undo`, { target_user_id: irene.userId })).status,
-    ).toBe(401);
+    expect((await api.post(`/swipes/users/${hugo.userId}/undo`, { target_user_id: irene.userId })).status).toBe(401);
     expect(await swipesOf(hugo)).toHaveLength(1);
   });
 

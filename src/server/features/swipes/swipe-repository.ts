@@ -259,7 +259,15 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
         }
         const swipeId = row.swipe_id;
         if (!row.reciprocal) {
-          return { status: 'recorded', isNew: true, swipeId, match: undefined, targetId, target: undefined, swiper: undefined };
+          return {
+            status: 'recorded',
+            isNew: true,
+            swipeId,
+            match: undefined,
+            targetId,
+            target: undefined,
+            swiper: undefined,
+          };
         }
         const swipeType = action === 'superlike' || row.reciprocal === 'superlike' ? 'superlike' : 'like';
         const made = await createMatch(executor, { swipeId, swiperId, targetId, swipeType, now });
