@@ -26,6 +26,7 @@ import { SUPERLIKE_REFERENCE_TYPE } from './features/swipes/swipe-undo-repositor
 import { type ChatModule, registerChat } from './features/chat/chat-module.ts';
 import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
+import { registerModeration } from './features/moderation/moderation-module.ts';
 import { createHealthRepository, latestShippedMigration } from './features/health/health-repository.ts';
 import { healthRoutes } from './features/health/health-routes.ts';
 import { createReadinessProbe, type ReadinessProbe } from './features/health/readiness.ts';
@@ -329,6 +330,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     discardPhotos: discovery.photos.discard,
     bus,
   });
+  // The moderation console's API (issue #23, docs/decisions/0033): 404 to everyone but moderators.
+  await registerModeration(http, { db: database.db, clock, sections: [] });
   // Quedadas (issue #21, docs/decisions/0029): planned sessions in the chat, their reminders and record.
   const quedadas = await registerQuedadas(http, {
     db: database.db,

@@ -35,6 +35,13 @@ export const APP_ROUTE_PATTERNS = [
   '/entrenos',
 ] as const;
 
+/**
+ * Client routes the server does NOT list as app routes: it answers them with the same 404 page as
+ * any unknown path, and the client opens them only for the people allowed (the moderation
+ * console, docs/decisions/0033). The router registers APP_ROUTE_PATTERNS and these.
+ */
+export const HIDDEN_ROUTE_PATTERNS = ['/moderacion', '/moderacion/registro'] as const;
+
 /** True when the path (no query) is one of the app's routes. */
 export function isAppRoute(pathname: string): boolean {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

@@ -1,6 +1,6 @@
 import { createMemoryHistory } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';
-import { APP_ROUTE_PATTERNS } from '#shared/routes';
+import { APP_ROUTE_PATTERNS, HIDDEN_ROUTE_PATTERNS, isAppRoute } from '#shared/routes';
 import { createAppRouter } from './router.tsx';
 
 describe('route tree', () => {
@@ -9,6 +9,10 @@ describe('route tree', () => {
     const paths = Object.keys(router.routesByPath)
       .map((path) => (path.length > 1 ? path.replace(/\/$/, '') : path))
       .sort();
-    expect(paths).toEqual([...APP_ROUTE_PATTERNS].sort());
+    expect(paths).toEqual([...APP_ROUTE_PATTERNS, ...HIDDEN_ROUTE_PATTERNS].sort());
+  });
+
+  it('keeps the hidden routes out of what the server answers as app routes (their address 404s for everyone)', () => {
+    for (const path of HIDDEN_ROUTE_PATTERNS) expect(isAppRoute(path)).toBe(false);
   });
 });

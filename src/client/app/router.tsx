@@ -1,4 +1,4 @@
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound } from '@tanstack/react-router';
 import { session } from '../services/session.ts';
 import { guardProtectedRoute, redirectSignedInFromRoot } from './guards/session-guard.ts';
 import { RootLayout } from './layouts/root-layout.tsx';
@@ -147,6 +147,31 @@ const editProfileRoute = createRoute({
   component: lazyRouteComponent(() => import('../routes/edit-profile.tsx'), 'EditProfilePage'),
 });
 
+// The moderation console (docs/decisions/0033): not in APP_ROUTE_PATTERNS, so the server answers
+// its address with the same 404 as any unknown path; here it opens only for a moderator (the
+// server's `GET /api/moderation/me`), and everyone else gets the 404 page.
+const moderationLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'moderation',
+  beforeLoad: async () => {
+    const { checkModeratorAccess } = await import('../features/moderation/moderator-access.ts');
+    if (!session.current() || !(await checkModeratorAccess())) throw notFound({ routeId: '__root__' });
+  },
+  component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationLayoutRoute'),
+});
+
+const moderationQueueRoute = createRoute({
+  getParentRoute: () => moderationLayoutRoute,
+  path: 'moderacion',
+  component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationQueuePage'),
+});
+
+const moderationAuditRoute = createRoute({
+  getParentRoute: () => moderationLayoutRoute,
+  path: 'moderacion/registro',
+  component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationAuditPage'),
+});
+
 // Public reading pages and the development pages.
 const infoLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -199,6 +224,7 @@ export const routeTree = rootRoute.addChildren([
     notificationsRoute,
     editProfileRoute,
   ]),
+  moderationLayoutRoute.addChildren([moderationQueueRoute, moderationAuditRoute]),
   infoLayoutRoute.addChildren([termsRoute, privacyRoute, devOutboxRoute, devUiRoute]),
 ]);
 

@@ -1,5 +1,6 @@
 import { SignOutButton } from '../features/auth/sign-out-button.tsx';
 import { setNotificationSoundOn, useNotificationSoundOn } from '../features/notifications/index.ts';
+import { ModerationConsoleLink, useModeratorAccess } from '../features/moderation/index.ts';
 import { AccountDataActions } from '../features/safety/index.ts';
 import { SettingsScreen } from '../features/settings/index.ts';
 import { Switch } from '../ui/switch.tsx';
@@ -17,9 +18,20 @@ function NotificationSoundSwitch() {
   );
 }
 
+/** Moderators only (docs/decisions/0033): everyone else never sees the console exists. */
+function ModerationEntry() {
+  const moderator = useModeratorAccess();
+  if (!moderator) return null;
+  return (
+    <p className="pt-2 text-sm">
+      <ModerationConsoleLink />
+    </p>
+  );
+}
+
 /**
  * Settings (spec 001 §2); sign-out comes from the auth feature, the sound switch from notifications,
- * "Descargar mis datos" and "Eliminar mi cuenta" from safety.
+ * "Descargar mis datos" and "Eliminar mi cuenta" from safety, the console link (moderators only) from moderation.
  */
 export function ConfigPage() {
   const searchDistance = useSearchDistance();
@@ -28,7 +40,12 @@ export function ConfigPage() {
       searchDistance={searchDistance}
       renderSignOutButton={() => <SignOutButton variant="danger" />}
       renderSoundSwitch={() => <NotificationSoundSwitch />}
-      renderDataActions={() => <AccountDataActions />}
+      renderDataActions={() => (
+        <>
+          <AccountDataActions />
+          <ModerationEntry />
+        </>
+      )}
     />
   );
 }

@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.ts';
-import { type DatabaseLogger, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { type DatabaseLogger, runningServerConnection, startEmbeddedPostgres } from './embedded-postgres.ts';
 import * as schema from './schema/index.ts';
 
 export type { DatabaseLogger } from './embedded-postgres.ts';
@@ -30,6 +30,11 @@ export type DatabaseOptions = {
   /** Embedded only: a throwaway cluster in a temporary directory, deleted on close (benches). */
   ephemeral?: boolean;
   logger?: DatabaseLogger;
+  /**
+   * Embedded only: when the app already runs the server on DATA_DIR, use it over its socket
+   * instead of refusing (operator commands such as `npm run moderator`).
+   */
+  canShareRunningServer?: boolean;
 };
 
 /** Any number, the same on every node, so concurrent starts migrate one at a time. */
@@ -54,6 +59,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       `${path.join(options.dataDir, 'db')} holds the PGlite database of an earlier version: it is no longer read ` +
         `(the embedded database is now ${dir}) and can be deleted.`,
     );
+  }
+  if (options.canShareRunningServer && !options.ephemeral) {
+    const running = await runningServerConnection(dir, EMBEDDED_DATABASE);
+    if (running) {
+      logger?.info(`using the embedded PostgreSQL the running app holds in ${dir}`);
+      return openPool({ ...running, max: 2 }, 'embedded', logger);
+    }
   }
   const server = await startEmbeddedPostgres({ dir, removeOnStop: options.ephemeral, logger });
   try {

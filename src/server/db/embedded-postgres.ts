@@ -349,6 +349,21 @@ async function waitForPreviousServer(dir: string) {
   }
 }
 
+/**
+ * How to reach the embedded server another process (the running app) holds in `dir`, or undefined
+ * when none runs there. postmaster.pid's fourth and fifth lines are its port and socket directory.
+ * Operator commands use it so they work while the app is up.
+ */
+export async function runningServerConnection(dir: string, database: string): Promise<pg.ClientConfig | undefined> {
+  const resolved = path.resolve(dir);
+  if ((await lockHolder(resolved)) === undefined) return undefined;
+  const lines = (await readFile(path.join(resolved, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const port = Number(lines[3]);
+  const socketDir = lines[4]?.trim();
+  if (!Number.isInteger(port) || !socketDir) return undefined;
+  return { host: socketDir, port, user: SERVER_USER, database };
+}
+
 /** The PID in postmaster.pid when that process is alive and (where /proc tells) a postgres. */
 async function lockHolder(dir: string): Promise<number | undefined> {
   let pid: number;

@@ -11,3 +11,4 @@ export * from './chat.ts';
 export * from './safety.ts';
 export * from './operations.ts';
 export * from './quedadas.ts';
+export * from './moderation.ts';

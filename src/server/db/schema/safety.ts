@@ -17,9 +17,14 @@ export const reports = pgTable(
     details: text(),
     /** The conversation the report is about, when made from a chat (no foreign key: evidence outlives it). */
     conversationId: uuid(),
-    /** open | reviewing | closed */
+    /** open | closed */
     status: text().notNull().default('open'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When a moderator closed it (docs/decisions/0033), by whom, and how. */
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolvedBy: uuid(),
+    /** dismissed | warning | suspension | ban */
+    resolution: text(),
   },
   (table) => [
     index('reports_reported_idx').on(table.reportedId),

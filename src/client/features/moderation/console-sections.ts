@@ -1,0 +1,14 @@
+/**
+ * The console's navigation, in order. A queue of another feature (verification requests) adds
+ * its entry here and its route under `/moderacion/…` in app/router.tsx (and HIDDEN_ROUTE_PATTERNS).
+ */
+export type ConsoleSection = {
+  to: '/moderacion' | '/moderacion/registro';
+  label: string;
+  description: string;
+};
+
+export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
+  { to: '/moderacion', label: 'Denuncias y apelaciones', description: 'Lo que espera una decisión' },
+  { to: '/moderacion/registro', label: 'Registro', description: 'Cada acción de moderación' },
+];

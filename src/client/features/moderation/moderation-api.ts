@@ -1,0 +1,32 @@
+/** The moderation console's calls (docs/decisions/0033); every one answers 404 to non-moderators. */
+import type {
+  AuditList,
+  DecideAppealRequest,
+  LiftRequest,
+  ModerationQueue,
+  ModeratorMe,
+  ReportDetail,
+  ResolveReportRequest,
+} from '#shared/moderation/moderation-schemas';
+import { requestJson } from '../../services/http.ts';
+
+type Done = { success: true; message: string };
+
+export const moderationApi = {
+  me: () => requestJson<ModeratorMe>('moderation/me'),
+  queue: () => requestJson<ModerationQueue>('moderation/queue'),
+  report: (reportId: string) => requestJson<ReportDetail>(`moderation/reports/${encodeURIComponent(reportId)}`),
+  resolve: (reportId: string, body: ResolveReportRequest) =>
+    requestJson<Done>(`moderation/reports/${encodeURIComponent(reportId)}/resolve`, { method: 'post', json: body }),
+  lift: (restrictionId: string, body: LiftRequest) =>
+    requestJson<Done>(`moderation/restrictions/${encodeURIComponent(restrictionId)}/lift`, {
+      method: 'post',
+      json: body,
+    }),
+  decideAppeal: (appealId: string, body: DecideAppealRequest) =>
+    requestJson<Done>(`moderation/appeals/${encodeURIComponent(appealId)}/decide`, { method: 'post', json: body }),
+  audit: (before?: number) =>
+    requestJson<AuditList>('moderation/audit', {
+      searchParams: before === undefined ? {} : { before: String(before) },
+    }),
+};

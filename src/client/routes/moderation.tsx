@@ -1,0 +1,16 @@
+import { AuditLog, ModerationLayout, ModerationQueue } from '../features/moderation/index.ts';
+
+/** The console's frame (docs/decisions/0033); the router's guard has already refused non-moderators with the 404 page. */
+export function ModerationLayoutRoute() {
+  return <ModerationLayout />;
+}
+
+/** `/moderacion`: open reports and appeals. */
+export function ModerationQueuePage() {
+  return <ModerationQueue />;
+}
+
+/** `/moderacion/registro`: the audit log. */
+export function ModerationAuditPage() {
+  return <AuditLog />;
+}
