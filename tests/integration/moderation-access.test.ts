@@ -29,7 +29,10 @@ describe('moderation console access', () => {
       // A broken body gets exactly what it gets on a path that does not exist (the guard runs before parsing).
       const broken = await api.call('POST', route.path, { token: plain.token, body: '{"broken' });
       const brokenUnknown = await api.call('POST', '/no-such-path', { token: plain.token, body: '{"broken' });
-      expect({ status: broken.status, body: broken.body }).toEqual({ status: brokenUnknown.status, body: brokenUnknown.body });
+      expect({ status: broken.status, body: broken.body }).toEqual({
+        status: brokenUnknown.status,
+        body: brokenUnknown.body,
+      });
       if (route.method === 'POST') expect(broken.status).toBe(404);
     }
   });
