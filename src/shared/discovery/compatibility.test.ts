@@ -13,9 +13,11 @@ import {
 import {
   COMPATIBILITY_WEIGHTS,
   type Compatibility,
+  SCHEDULE_WEIGHTS,
   type CompatibilityProfile,
   compatibility,
   compatibilityFeatures,
+  compatibilityPoints,
   compatibilityScore,
   normalizeGymName,
   spanishList,
@@ -41,7 +43,8 @@ const disjoint: CompatibilityProfile = {
     sports: ['Yoga', 'Pilates'],
     goals: ['Flexibilidad'],
     motivation: ['estres'],
-    availability: ['Domingo mañana'],
+    // No slot: every slot is a morning or an afternoon, and "full" trains in both.
+    availability: [],
     experienceLevel: 'advanced',
     frequency: 1,
     commitment_level: 'strict',
@@ -103,11 +106,10 @@ describe('compatibility', () => {
         expect(result.factors.map((factor) => factor.factor).sort()).toEqual(Object.keys(COMPATIBILITY_WEIGHTS).sort());
         const points = result.factors.map((factor) => factor.points);
         expect(points).toEqual([...points].sort((x, y) => y - x));
-        // Summed in the weights' order, as the score sums them (float addition is not associative).
-        const inOrder = Object.keys(COMPATIBILITY_WEIGHTS).map(
-          (name) => result.factors.find((factor) => factor.factor === name)?.points ?? Number.NaN,
-        );
-        expect(Math.round(inOrder.reduce((sum, value) => sum + value, 0))).toBe(result.score);
+        // The factors' points are the score's terms: they add up to the unrounded score (up to
+        // float rounding — the schedule factor is two of compatibilityPoints' terms).
+        const sum = points.reduce((total, value) => total + value, 0);
+        expect(sum).toBeCloseTo(compatibilityPoints(compatibilityFeatures(a), compatibilityFeatures(b)), 9);
         for (const factor of result.factors) {
           expect(factor.max).toBe(COMPATIBILITY_WEIGHTS[factor.factor]);
           expect(factor.points).toBeGreaterThanOrEqual(0);
@@ -179,10 +181,37 @@ describe('compatibility', () => {
   it('explains itself with up to three Spanish reasons, the largest contributions first', () => {
     const { reasons } = compatibility(full, full);
     expect(reasons).toEqual([
-      'Compartís 3 deportes: Musculación, CrossFit y Running',
       'Coincidís los martes por la tarde y los jueves por la mañana',
+      'Compartís 3 deportes: Musculación, CrossFit y Running',
       'Entrenáis en el mismo gimnasio',
     ]);
+  });
+
+  it("meets one person's preferred schedule with the other's availability slots, both ways", () => {
+    const evenings: CompatibilityProfile = { gym: { trainingSchedule: ['Tarde'] } };
+    const slots: CompatibilityProfile = { training: { availability: ['Lunes tarde', 'Jueves tarde'] } };
+    for (const [a, b] of [
+      [evenings, slots],
+      [slots, evenings],
+    ] as const) {
+      const result = compatibility(a, b);
+      expect(result.score).toBe(SCHEDULE_WEIGHTS.dayParts);
+      expect(result.reasons).toEqual(['Los dos entrenáis por la tarde']);
+      expect(result.factors[0]).toMatchObject({
+        factor: 'schedule',
+        points: SCHEDULE_WEIGHTS.dayParts,
+        shared: ['Tarde'],
+      });
+    }
+    // A morning person and an afternoon one: no part of the day in common, nothing to say.
+    expect(compatibility({ gym: { trainingSchedule: ['Mañana'] } }, slots)).toMatchObject({ score: 0, reasons: [] });
+    // Many slots in common are counted, with the parts of the day they fall in.
+    const week = ['Lunes tarde', 'Martes tarde', 'Miércoles tarde', 'Jueves tarde', 'Viernes tarde'];
+    expect(
+      compatibility({ training: { availability: week } }, { training: { availability: [...week, 'Sábado mañana'] } })
+        .reasons,
+    ).toEqual(['Los dos entrenáis por la tarde (5 franjas en común)']);
+    expect(COMPATIBILITY_WEIGHTS.schedule).toBe(SCHEDULE_WEIGHTS.slots + SCHEDULE_WEIGHTS.dayParts);
   });
 
   it('words each kind of reason', () => {
@@ -196,7 +225,7 @@ describe('compatibility', () => {
       reasonsFor({ availability: ['Lunes tarde', 'Sábado tarde'] }, { availability: ['Sábado tarde', 'Lunes tarde'] }),
     ).toEqual(['Coincidís los lunes y sábados por la tarde']);
     expect(reasonsFor({ availability: [...AVAILABILITY_SLOTS] }, { availability: [...AVAILABILITY_SLOTS] })).toEqual([
-      'Coincidís en 14 franjas de la semana',
+      'Los dos entrenáis por la mañana y por la tarde (14 franjas en común)',
     ]);
     expect(reasonsFor({ experienceLevel: 'beginner' }, { experienceLevel: 'beginner' })).toEqual([
       'Mismo nivel de experiencia',

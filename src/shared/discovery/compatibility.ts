@@ -64,22 +64,30 @@ export interface Compatibility {
 }
 
 /**
- * Points per factor (sum 100). Sports weigh most: they are what two people would do together.
- * Then when they can meet (availability slots, schedules) and where (the same gym is a partner
- * within reach), then what they train for, then how alike they train.
+ * Points per factor (sum 100; the reasoning is in docs/decisions/0023). When two people can meet
+ * weighs most: a partner whose week never crosses yours is no partner. Then what they would do
+ * together (sports), where (the same gym is a partner within reach), what they train for, and how
+ * alike they train.
  */
 export const COMPATIBILITY_WEIGHTS = {
+  schedule: 24, // SCHEDULE_WEIGHTS: the week's slots both can do, and the parts of the day both train in
   sports: 22, // Jaccard of the sports
-  availability: 14, // Jaccard of the "Lunes mañana"… slots
   sameGym: 12, // same gym name, ignoring case, accents and punctuation
   goals: 10, // Jaccard of the goals
-  trainingSchedule: 10, // Jaccard of Mañana / Tarde / Noche
   experience: 8, // same level 1, next level 0.5, two apart 0
   frequency: 6, // 1 − |days a − days b| / 6
   commitment: 6, // same level 1, next level 0.5, two apart 0
   motivation: 6, // Jaccard of the motivations
   socialPreference: 6, // same 1, one of them "both" 0.75, training only vs social after 0
 } as const;
+
+/**
+ * The schedule factor's two terms (sum COMPATIBILITY_WEIGHTS.schedule). `slots`: Jaccard of the
+ * "Lunes mañana"… availability slots. `dayParts`: Jaccard of the parts of the day each one trains
+ * in — their preferred schedule (Mañana / Tarde / Noche) together with the parts of their
+ * availability slots — so one person's preferred schedule meets the other's slots, both ways.
+ */
+export const SCHEDULE_WEIGHTS = { slots: 14, dayParts: 10 } as const;
 
 export const MAX_COMPATIBILITY_REASONS = 3;
 
@@ -195,20 +203,47 @@ export function sameGymSimilarity(a: string, b: string): number {
   return a !== '' && a === b ? 1 : 0;
 }
 
+/** Availability slots in the morning and in the afternoon (bit i = AVAILABILITY_SLOTS[i]). */
+export const MORNING_SLOTS_MASK = optionMask(
+  AVAILABILITY_SLOTS.filter((slot) => slot.endsWith(' mañana')),
+  AVAILABILITY_SLOTS,
+);
+export const AFTERNOON_SLOTS_MASK = optionMask(
+  AVAILABILITY_SLOTS.filter((slot) => slot.endsWith(' tarde')),
+  AVAILABILITY_SLOTS,
+);
+const MORNING_BIT = 1 << TRAINING_SCHEDULES.indexOf('Mañana');
+const AFTERNOON_BIT = 1 << TRAINING_SCHEDULES.indexOf('Tarde');
+
 /**
- * The unrounded score: each factor's weight × similarity, summed in the order of
- * COMPATIBILITY_WEIGHTS. No allocation: the deck index calls it for every candidate in reach, and
+ * The parts of the day someone trains in, as a TRAINING_SCHEDULES mask: the preferred schedule
+ * plus the part of every availability slot ("Lunes tarde" counts as Tarde).
+ */
+export function dayPartsMask(schedule: number, availability: number): number {
+  return (
+    schedule |
+    ((availability & MORNING_SLOTS_MASK) !== 0 ? MORNING_BIT : 0) |
+    ((availability & AFTERNOON_SLOTS_MASK) !== 0 ? AFTERNOON_BIT : 0)
+  );
+}
+
+/**
+ * The unrounded score: each factor's weight × similarity, summed. No allocation: the deck index calls it for every candidate in reach, and
  * compatibility() takes its score from it, so the ranking and the shown "% Entreno" are one
  * computation.
  */
 export function compatibilityPoints(a: CompatibilityFeatures, b: CompatibilityFeatures): number {
   const w = COMPATIBILITY_WEIGHTS;
+  // The terms' order is the SQL deck query's (float addition is not associative: the two must
+  // round alike), not the weights' order.
   let total = 0;
   total += w.sports * maskJaccard(a.sports, b.sports);
-  total += w.availability * maskJaccard(a.availability, b.availability);
+  total += SCHEDULE_WEIGHTS.slots * maskJaccard(a.availability, b.availability);
   total += w.sameGym * sameGymSimilarity(a.gym, b.gym);
   total += w.goals * maskJaccard(a.goals, b.goals);
-  total += w.trainingSchedule * maskJaccard(a.schedule, b.schedule);
+  total +=
+    SCHEDULE_WEIGHTS.dayParts *
+    maskJaccard(dayPartsMask(a.schedule, a.availability), dayPartsMask(b.schedule, b.availability));
   total += w.experience * ladderSimilarity(a.experience, b.experience);
   total += w.frequency * frequencySimilarity(a.frequency, b.frequency);
   total += w.commitment * ladderSimilarity(a.commitment, b.commitment);
@@ -308,33 +343,49 @@ const PART_OF_DAY: Readonly<Record<string, string>> = {
   tarde: 'por la tarde',
 };
 
-function trainingSchedule(a: Side, b: Side): FactorResult {
-  const shared = optionsIn(a.schedule & b.schedule, TRAINING_SCHEDULES);
-  const similarity = maskJaccard(a.schedule, b.schedule);
-  const parts = shared.map((schedule) => PART_OF_DAY[schedule]).filter((part) => part !== undefined);
-  return { similarity, shared, reason: parts.length === 0 ? null : `Los dos entrenáis ${spanishList(parts)}` };
-}
-
 /** "los martes", "los sábados". */
 function weekdayPlural(day: string): string {
   const lower = day.toLocaleLowerCase('es-ES');
   return lower.endsWith('s') ? lower : `${lower}s`;
 }
 
-function availability(a: Side, b: Side): FactorResult {
-  const shared = optionsIn(a.availability & b.availability, AVAILABILITY_SLOTS);
-  const similarity = maskJaccard(a.availability, b.availability);
-  if (shared.length === 0) return { similarity, shared, reason: null };
-  if (shared.length > 3) return { similarity, shared, reason: `Coincidís en ${shared.length} franjas de la semana` };
-  // Slots are ordered by day then part; name the days of each part together: "los lunes y martes por la tarde".
+/** "los lunes y martes por la tarde y los jueves por la mañana", or null for odd slot names. */
+function slotPhrase(slots: readonly string[]): string | null {
+  // Slots are ordered by day then part; name the days of each part together.
   const byPart = new Map<string, string[]>();
-  for (const slot of shared) {
+  for (const slot of slots) {
     const [day = '', part = ''] = slot.split(' ');
     if (!WEEK_DAYS.includes(day as (typeof WEEK_DAYS)[number]) || !PART_OF_DAY[part]) continue;
     byPart.set(part, [...(byPart.get(part) ?? []), weekdayPlural(day)]);
   }
   const phrases = [...byPart].map(([part, days]) => `los ${spanishList(days)} ${PART_OF_DAY[part]}`);
-  return { similarity, shared, reason: phrases.length === 0 ? null : `Coincidís ${phrases.join(' y ')}` };
+  return phrases.length === 0 ? null : phrases.join(' y ');
+}
+
+/** Up to this many shared slots are named day by day; more are counted. */
+const NAMED_SLOTS_MAX = 3;
+
+function schedule(a: Side, b: Side): FactorResult {
+  const sharedSlots = optionsIn(a.availability & b.availability, AVAILABILITY_SLOTS);
+  const sharedParts = optionsIn(
+    dayPartsMask(a.schedule, a.availability) & dayPartsMask(b.schedule, b.availability),
+    TRAINING_SCHEDULES,
+  );
+  const { slots, dayParts } = SCHEDULE_WEIGHTS;
+  const similarity =
+    (slots * maskJaccard(a.availability, b.availability) +
+      dayParts * maskJaccard(dayPartsMask(a.schedule, a.availability), dayPartsMask(b.schedule, b.availability))) /
+    COMPATIBILITY_WEIGHTS.schedule;
+  const shared = [...sharedSlots, ...sharedParts];
+  if (sharedSlots.length > 0 && sharedSlots.length <= NAMED_SLOTS_MAX) {
+    const named = slotPhrase(sharedSlots);
+    if (named) return { similarity, shared, reason: `Coincidís ${named}` };
+  }
+  const parts = sharedParts.map((part) => PART_OF_DAY[part]).filter((part) => part !== undefined);
+  if (parts.length === 0) return { similarity, shared, reason: null };
+  const count = sharedSlots.length;
+  const slotCount = count === 0 ? '' : ` (${count} ${count === 1 ? 'franja' : 'franjas'} en común)`;
+  return { similarity, shared, reason: `Los dos entrenáis ${spanishList(parts)}${slotCount}` };
 }
 
 function experience(a: Side, b: Side): FactorResult {
@@ -375,11 +426,10 @@ function sameGym(a: Side, b: Side): FactorResult {
 }
 
 const FACTORS: Readonly<Record<CompatibilityFactorName, (a: Side, b: Side) => FactorResult>> = {
+  schedule,
   sports,
-  availability,
   sameGym,
   goals,
-  trainingSchedule,
   experience,
   frequency,
   commitment,

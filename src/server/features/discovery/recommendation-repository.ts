@@ -1,4 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  AFTERNOON_SLOTS_MASK,
+  dayPartsMask,
+  MORNING_SLOTS_MASK,
+  SCHEDULE_WEIGHTS,
+} from '#shared/discovery/compatibility';
 import type { Database } from '../../db/client.ts';
 import { type DeckEntry, profiles, recommendationDecks } from '../../db/schema/index.ts';
 import type { ProfileDeckColumns, StoredProfile } from '../profiles/profile-model.ts';
@@ -21,6 +27,9 @@ export type DeckViewer = ProfileDeckColumns & {
 export type DeckKey = { score: number; distanceKm: number; userId: string };
 
 export type StoredDeck = { entries: DeckEntry[]; total: number; isComplete: boolean; createdAt: Date };
+
+const MORNING_PART = dayPartsMask(0, MORNING_SLOTS_MASK);
+const AFTERNOON_PART = dayPartsMask(0, AFTERNOON_SLOTS_MASK);
 
 /** Jaccard similarity of two option bitmasks, in SQL. */
 const jaccard = (column: unknown, mask: number) => sql`(case when (${column} | ${mask}::int) = 0 then 0::float8
@@ -47,12 +56,16 @@ function scoreSql(viewer: DeckViewer) {
       : sql`(case when ${p.socialPreference} is null then 0
           when ${p.socialPreference} = ${viewer.socialPreference} then 1
           when ${p.socialPreference} = 'both' or ${viewer.socialPreference} = 'both' then 0.75 else 0 end)`;
+  // dayPartsMask in SQL: the preferred schedule plus the parts of the availability slots.
+  const dayPartsSql = sql`(${p.scheduleMask}
+    | (case when ${p.availabilityMask} & ${MORNING_SLOTS_MASK}::int <> 0 then ${MORNING_PART}::int else 0 end)
+    | (case when ${p.availabilityMask} & ${AFTERNOON_SLOTS_MASK}::int <> 0 then ${AFTERNOON_PART}::int else 0 end))`;
   return sql<number>`floor((
     22 * ${jaccard(p.sportsMask, viewer.sportsMask)}
-    + 14 * ${jaccard(p.availabilityMask, viewer.availabilityMask)}
+    + ${SCHEDULE_WEIGHTS.slots} * ${jaccard(p.availabilityMask, viewer.availabilityMask)}
     + 12 * ${sameGym}
     + 10 * ${jaccard(p.goalsMask, viewer.goalsMask)}
-    + 10 * ${jaccard(p.scheduleMask, viewer.scheduleMask)}
+    + ${SCHEDULE_WEIGHTS.dayParts} * ${jaccard(dayPartsSql, dayPartsMask(viewer.scheduleMask, viewer.availabilityMask))}
     + 8 * ${ladder(p.experienceRank, viewer.experienceRank)}
     + 6 * (1 - abs(${p.frequency} - ${viewer.frequency}::int) / 6.0::float8)
     + 6 * ${ladder(p.commitmentRank, viewer.commitmentRank)}

@@ -175,11 +175,10 @@ export function publicProfileView(
   stats?: ProfileStats,
   relation: { isMatched: boolean; privacy?: ProfilePrivacy } = { isMatched: false },
 ): PublicProfile {
-  const score = viewer ? compatibility(viewer, profile) : { score: 0, reasons: [] as string[] };
   const privacy = relation.privacy ?? OPEN_PRIVACY;
   // Without shareLocation, neither the city nor any distance leaves the server.
   const km = viewer && privacy.shareLocation ? haversineKm(viewer, profile) : undefined;
-  return v.parse(PublicProfileSchema, {
+  const view = v.parse(PublicProfileSchema, {
     id: profile.id,
     userId: profile.userId,
     name: profile.name,
@@ -192,14 +191,18 @@ export function publicProfileView(
     location: { city: privacy.shareLocation ? profile.city : null },
     distanceText: km === undefined ? '' : distanceText(km),
     distance: km === undefined ? null : distanceKmBucket(km),
-    compatibilityScore: score.score,
-    compatibilityReasons: [...score.reasons],
+    compatibilityScore: 0,
+    compatibilityReasons: [],
     gym: profile.gym,
     training: profile.training,
     health: healthFor(profile.health, relation.isMatched),
     stats: privacy.showTrainingStats ? statsView(stats, profile) : null,
     social: profile.social,
   });
+  // The score and its reasons ("Por qué encajáis", docs/decisions/0023) are computed from the
+  // view itself — what this viewer is sent — so a reason can never say what the view withholds.
+  const score = viewer ? compatibility(viewer, view) : { score: 0, reasons: [] as string[] };
+  return { ...view, compatibilityScore: score.score, compatibilityReasons: [...score.reasons] };
 }
 
 /**
