@@ -121,7 +121,9 @@ type LighthouseReport = {
   audits: Record<string, Audit>;
   runtimeError?: { code: string; message: string };
 };
-type LighthouseRun = { performance: number; accessibility: number; report: LighthouseReport };
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+type Category = (typeof CATEGORIES)[number];
+type LighthouseRun = Record<Category, number> & { report: LighthouseReport };
 
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 
@@ -134,7 +136,7 @@ function runLighthouse(url: string, outputPath: string): Promise<LighthouseRepor
         url,
         '--output=json',
         `--output-path=${outputPath}`,
-        '--only-categories=performance,accessibility',
+        `--only-categories=${CATEGORIES.join(',')}`,
         '--form-factor=mobile',
         '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
         '--quiet',
@@ -191,9 +193,12 @@ async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
     const runs: LighthouseRun[] = [];
     for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
       const report = await runLighthouse(`${url}/login`, path.join(dataDir, `lighthouse-${run}.json`));
+      const score = (category: Category) => report.categories[category]?.score ?? Number.NaN;
       runs.push({
-        performance: report.categories.performance?.score ?? Number.NaN,
-        accessibility: report.categories.accessibility?.score ?? Number.NaN,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        'best-practices': score('best-practices'),
+        seo: score('seo'),
         report,
       });
     }
@@ -246,22 +251,25 @@ export async function benchClient(): Promise<BenchResult[]> {
     return sum + gzipSync(readFileSync(path.join(CLIENT_DIR, file)), { level: 9 }).length;
   }, 0);
   const transferred = scripts.reduce((sum, item) => sum + Number(item.transferSize ?? 0), 0);
-  const shortfalls = ['performance', 'accessibility'].flatMap((category) =>
+  const shortfalls = CATEGORIES.flatMap((category) =>
     (median.report.categories[category]?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0)
       .map((ref) => audits[ref.id] as Audit)
       .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative')
       .map((audit) => `${audit.title} ${audit.displayValue ?? ''} (${Math.round((audit.score ?? 0) * 100)})`.trim()),
   );
-  const scoreList = (key: 'performance' | 'accessibility') => runs.map((run) => Math.round(run[key] * 100)).join(', ');
-  const met = (score: number) => (score >= 0.95 ? 'MET' : 'NOT MET');
+  const scoreList = (key: Category) => runs.map((run) => Math.round(run[key] * 100)).join(', ');
+  const met = (score: number, target: number) => (score >= target ? 'MET' : 'NOT MET');
   return [
     sizes,
     {
       name: `Lighthouse ${median.report.lighthouseVersion} on /login (mobile, simulated slow 4G + 4x CPU, Debian Chromium headless; ${runs.length} runs, the median by performance shown; built server, precompressed assets)`,
       lines: [
-        `performance ${Math.round(median.performance * 100)} (runs: ${scoreList('performance')}); target ≥ 95: ${met(median.performance)}`,
-        `accessibility ${Math.round(median.accessibility * 100)} (runs: ${scoreList('accessibility')}); target ≥ 95: ${met(median.accessibility)}`,
+        // #19: performance ≥ 95, the other categories 100.
+        ...CATEGORIES.map((category) => {
+          const target = category === 'performance' ? 0.95 : 1;
+          return `${category} ${Math.round(median[category] * 100)} (runs: ${scoreList(category)}); target ≥ ${target * 100}: ${met(median[category], target)}`;
+        }),
         `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, Speed Index ${metric('speed-index')}`,
         `JavaScript loaded: ${scripts.length} files, ${kb(loadedGzip)} gzip -9 (${kb(transferred)} transferred); target ≤ ${LOGIN_BUDGET_KB} KB: ${loadedGzip <= LOGIN_BUDGET_KB * 1024 ? 'MET' : 'NOT MET'}`,
         `below 90 in the median run: ${shortfalls.length > 0 ? shortfalls.join('; ') : 'nothing'}`,

@@ -1,8 +1,8 @@
 import 'virtual:uno.css';
 import './ui/global.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
+import { App, loadInitialRoute } from './app/app.tsx';
 import { registerServiceWorker } from './services/sw-registration.ts';
 import { startThemeSync } from './services/theme.ts';
 
@@ -11,11 +11,23 @@ startThemeSync();
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
+  const app = (
     <StrictMode>
       <App />
-    </StrictMode>,
+    </StrictMode>
   );
+  // /login arrives rendered at build time (docs/decisions/0031): its markup stays on screen until
+  // the route's code is here, then the first render replaces it with the same screen. That render
+  // is a transition, which React splits into short slices, so a slow phone stays responsive while
+  // it runs (nothing is missing on screen meanwhile). Other pages start from an empty #root and
+  // render at once (the router shows its pending state).
+  if (root.firstElementChild !== null) {
+    void loadInitialRoute()
+      .catch(() => undefined)
+      .then(() => startTransition(() => createRoot(root).render(app)));
+  } else {
+    createRoot(root).render(app);
+  }
 }
 
 registerServiceWorker();

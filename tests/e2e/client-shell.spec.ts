@@ -142,7 +142,7 @@ test('pages load with no Content-Security-Policy violation', async ({ page }) =>
     (window as unknown as { cspViolations: string[] }).cspViolations = violations;
     document.addEventListener('securitypolicyviolation', (event) => violations.push(event.violatedDirective));
   });
-  for (const path of ['/', '/register', '/unauthorized', '/matches', '/esto-no-existe', '/dev/ui']) {
+  for (const path of ['/', '/login', '/register', '/unauthorized', '/matches', '/esto-no-existe', '/dev/ui']) {
     await page.goto(path);
     await expect(page.locator('h1')).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);

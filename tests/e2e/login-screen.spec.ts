@@ -39,3 +39,56 @@ test.describe('login screen on a wide screen', () => {
     await expect(page.getByRole('heading', { level: 2, name: 'Iniciar sesión' })).toBeVisible();
   });
 });
+
+/**
+ * #19 §4, docs/decisions/0031: the server sends /login rendered at build time, so its first paint
+ * needs no JavaScript; the client's first render then replaces it with the same screen.
+ */
+test.describe('login screen before and after its JavaScript runs', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('/login arrives already rendered: the preview, its three feature labels and the ways in', async ({ page }) => {
+      await page.goto('/login');
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Encuentra con quién entrenar cerca de ti.');
+      for (const label of ['Conexiones', 'Compatibilidad', 'Entrenamientos']) {
+        await expect(page.locator('li:visible', { hasText: label })).toHaveCount(1);
+      }
+      await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Regístrate aquí' })).toHaveAttribute('href', '/register');
+      await page.screenshot({ path: 'test-results/login-390-static.png' });
+    });
+
+    test('other pages still start from the empty shell', async ({ page }) => {
+      await page.goto('/register');
+      await expect(page.locator('#root')).toBeEmpty();
+    });
+  });
+
+  test('the static page becomes the live screen in place, with no layout shift', async ({ page }) => {
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto('/login');
+    // The live screen: the badge asks the server, the demo deck starts after 800 ms.
+    await expect(page.locator('[data-mode]')).toHaveAttribute('data-mode', 'test');
+    await expect(page.getByText(/^Perfil 1 de 3: /)).toBeAttached();
+    await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Iniciar sesión');
+    await expect(page.getByLabel('Email')).toBeVisible();
+    const total = (await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).reduce(
+      (sum, value) => sum + value,
+      0,
+    );
+    expect(total).toBeLessThan(0.01);
+  });
+});

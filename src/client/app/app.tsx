@@ -47,6 +47,15 @@ startSession({
   },
 });
 
+/**
+ * Resolves the first route (its beforeLoad and lazy component) before the first render. A page
+ * rendered at build time (docs/decisions/0031) waits for it, so the client's first render is the
+ * same screen, never the pending state, and replaces the static markup in one step.
+ */
+export function loadInitialRoute(): Promise<void> {
+  return router.load();
+}
+
 /** The app: the router (providers that every page needs will wrap it here). */
 export function App() {
   return <RouterProvider router={router} />;

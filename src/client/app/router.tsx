@@ -228,8 +228,10 @@ export const routeTree = rootRoute.addChildren([
   infoLayoutRoute.addChildren([termsRoute, privacyRoute, devOutboxRoute, devUiRoute]),
 ]);
 
-/** Builds the app's router; tests may pass a memory history. */
-export function createAppRouter(options: { history?: Parameters<typeof createRouter>[0]['history'] } = {}) {
+/** Builds the app's router; tests and the build-time prerender pass a memory history. */
+export function createAppRouter(
+  options: { history?: Parameters<typeof createRouter>[0]['history']; scrollRestoration?: boolean } = {},
+) {
   return createRouter({
     routeTree,
     history: options.history,
@@ -241,7 +243,7 @@ export function createAppRouter(options: { history?: Parameters<typeof createRou
     defaultPendingComponent: RoutePending,
     defaultPendingMs: 400,
     defaultErrorComponent: RouteError,
-    scrollRestoration: true,
+    scrollRestoration: options.scrollRestoration ?? true,
   });
 }
 

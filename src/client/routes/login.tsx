@@ -15,10 +15,14 @@ export function LoginPage() {
   return (
     <LoginScreen
       notice={search.error === 'token_missing' ? TOKEN_MISSING_NOTICE : undefined}
-      // The Google slot under 'O continúa con' (features/google-sign-in).
-      alternativeSignIn={
-        <GoogleSignInButton onSignedIn={(session) => void adoptSignedInSession(session).finally(goHome)} />
-      }
+      // The Google slot under 'O continúa con' (features/google-sign-in); its script loads once the
+      // form is on screen, not behind a phone's demo preview (#19 §4).
+      alternativeSignIn={(isFormOnScreen) => (
+        <GoogleSignInButton
+          isDeferred={!isFormOnScreen}
+          onSignedIn={(session) => void adoptSignedInSession(session).finally(goHome)}
+        />
+      )}
       onSignedIn={goHome}
     />
   );

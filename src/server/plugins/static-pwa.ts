@@ -10,7 +10,7 @@ import { isAppRoute } from '#shared/routes';
 const ONE_YEAR_S = 31_536_000;
 
 /** Files that must be revalidated on every load, or a new version would never reach users. */
-const NO_CACHE_FILES = new Set(['/index.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
+const NO_CACHE_FILES = new Set(['/index.html', '/login.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
 
 /**
  * Serves the built PWA from `clientDir`: hashed assets cached for a year, the shell and worker
@@ -20,6 +20,9 @@ const NO_CACHE_FILES = new Set(['/index.html', '/sw.js', '/manifest.webmanifest'
 export const staticPwaPlugin = fp(async (app: FastifyInstance, options: { clientDir: string }) => {
   const indexPath = path.join(options.clientDir, 'index.html');
   const hasClient = existsSync(indexPath);
+  // /login rendered at build time (scripts/prerender.mjs, docs/decisions/0031): its first paint
+  // needs no JavaScript. A build without it answers /login with index.html like any route.
+  const hasLoginPage = hasClient && existsSync(path.join(options.clientDir, 'login.html'));
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: options.clientDir,
@@ -53,6 +56,10 @@ export const staticPwaPlugin = fp(async (app: FastifyInstance, options: { client
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
     if (!wantsPage || !hasClient) {
       return reply.status(404).send({ success: false, message: SERVER_MESSAGES.routeNotFound });
+    }
+    if (pathname === '/login' && hasLoginPage) {
+      // Precompressed when the browser accepts it (login.html.br / .gz), no-cache like index.html.
+      return reply.header('cache-control', 'no-cache').sendFile('login.html');
     }
     indexHtml ??= await readFile(indexPath, 'utf8');
     return reply

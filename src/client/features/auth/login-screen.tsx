@@ -26,8 +26,11 @@ import { DemoFeatures, DemoPhone, ProdBadge } from './demo-preview.tsx';
 import { createLoginStore, type LoginStore } from './login-store.ts';
 
 export type LoginScreenProps = {
-  /** The Google button, composed by the route (features do not import each other). */
-  alternativeSignIn?: ReactNode;
+  /**
+   * The Google button, composed by the route (features do not import each other); told whether the
+   * form is on screen, so it can wait to load Google's script until it is.
+   */
+  alternativeSignIn?: ReactNode | ((isFormOnScreen: boolean) => ReactNode);
   /** A notice above the form, e.g. for /login?error=token_missing. */
   notice?: string;
   onSignedIn(): void;
@@ -43,7 +46,8 @@ function LoginForm({
   onSignedIn,
   emailRef,
   isTitleMain,
-}: Omit<LoginScreenProps, 'onSignedIn'> & {
+}: Omit<LoginScreenProps, 'onSignedIn' | 'alternativeSignIn'> & {
+  alternativeSignIn?: ReactNode;
   store: LoginStore;
   onSignedIn(): void;
   emailRef: RefObject<HTMLInputElement | null>;
@@ -327,7 +331,9 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
         >
           <LoginForm
             store={store}
-            alternativeSignIn={alternativeSignIn}
+            alternativeSignIn={
+              typeof alternativeSignIn === 'function' ? alternativeSignIn(view === 'form' || isWide) : alternativeSignIn
+            }
             notice={notice}
             onSignedIn={onSignedIn}
             emailRef={emailRef}

@@ -19,6 +19,11 @@ export type GoogleSignInButtonProps = {
   /** Also told of every error message the button shows. */
   onError?: (message: string) => void;
   className?: string;
+  /**
+   * While true the button keeps its placeholder and Google's script is not loaded yet: the login
+   * screen defers it until its form is on screen (a phone's first view is the demo preview).
+   */
+  isDeferred?: boolean;
 };
 
 /** Google's documented limits for the rendered button's width. */
@@ -38,6 +43,7 @@ export function GoogleSignInButton({
   onSignedIn,
   onError,
   className,
+  isDeferred = false,
 }: GoogleSignInButtonProps) {
   const { script, signIn } = useSnapshot(googleSignIn.state);
   const navigate = useNavigate();
@@ -47,6 +53,7 @@ export function GoogleSignInButton({
   handlers.current = { onSignedIn, onError, navigate };
 
   useEffect(() => {
+    if (isDeferred) return;
     let isMounted = true;
     let observer: MutationObserver | undefined;
     let resizeObserver: ResizeObserver | undefined;
@@ -124,7 +131,7 @@ export function GoogleSignInButton({
       observer?.disconnect();
       resizeObserver?.disconnect();
     };
-  }, [text]);
+  }, [text, isDeferred]);
 
   if (script.status === 'unavailable') return null;
   const isSigningIn = signIn.status === 'signing-in';

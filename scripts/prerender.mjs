@@ -1,0 +1,57 @@
+// Renders the login route to static HTML after the client build (docs/decisions/0031): builds
+// src/client/prerender.tsx for Node with Vite, renders /login with the real route tree, and writes
+// dist/client/login.html (index.html with the markup inside #root). The server answers /login
+// with it, so the first paint needs no JavaScript; the client's first render replaces it.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+
+const root = path.resolve(import.meta.dirname, '..');
+const clientDir = path.join(root, 'dist/client');
+const outDir = path.join(root, 'dist/prerender');
+
+/** Page address → file in dist/client. */
+const PAGES = [{ url: '/login', file: 'login.html' }];
+
+await build({
+  configFile: false,
+  root,
+  logLevel: 'warn',
+  plugins: [react()],
+  build: {
+    ssr: 'src/client/prerender.tsx',
+    outDir,
+    emptyOutDir: true,
+    target: 'node20',
+    sourcemap: false,
+    rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+  },
+});
+
+const { renderPage } = await import(pathToFileURL(path.join(outDir, 'prerender.mjs')).href);
+const shell = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+const ROOT_ELEMENT = '<div id="root"></div>';
+if (!shell.includes(ROOT_ELEMENT)) throw new Error(`prerender: dist/client/index.html has no ${ROOT_ELEMENT}`);
+
+for (const page of PAGES) {
+  const markup = await renderPage(page.url);
+  // The CSP (src/server/plugins/security-headers.ts) allows neither inline scripts nor style
+  // attributes: in static HTML they would be blocked and logged. React sets styles through the
+  // DOM once the client renders, which the CSP allows, so such an element must start without one.
+  const forbidden = [/<script\b/i, /\sstyle="/i].find((pattern) => pattern.test(markup));
+  if (forbidden) {
+    throw new Error(
+      `prerender: ${page.url} renders ${forbidden} into static HTML, which the CSP blocks; set it after mount instead`,
+    );
+  }
+  if (!markup.includes('<main'))
+    throw new Error(`prerender: ${page.url} rendered no <main> (got ${markup.slice(0, 200)})`);
+  writeFileSync(path.join(clientDir, page.file), shell.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`));
+  console.log(`prerender: ${page.url} → dist/client/${page.file} (${(markup.length / 1024).toFixed(1)} KB of markup)`);
+}
+
+rmSync(outDir, { recursive: true, force: true });
+// The server bundle and the SSR render keep handles (timers of imported modules) open.
+process.exit(0);
