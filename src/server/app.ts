@@ -26,7 +26,9 @@ import { SUPERLIKE_REFERENCE_TYPE } from './features/swipes/swipe-undo-repositor
 import { type ChatModule, registerChat } from './features/chat/chat-module.ts';
 import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
-import { registerModeration } from './features/moderation/moderation-module.ts';
+import { createAppealService } from './features/moderation/appeal-service.ts';
+import { type ModerationModule, registerModeration } from './features/moderation/moderation-module.ts';
+import { createRestrictionRepository } from './features/moderation/restriction-repository.ts';
 import { createHealthRepository, latestShippedMigration } from './features/health/health-repository.ts';
 import { healthRoutes } from './features/health/health-routes.ts';
 import { createReadinessProbe, type ReadinessProbe } from './features/health/readiness.ts';
@@ -83,6 +85,8 @@ export type App = {
   readiness: ReadinessProbe;
   /** Quedadas: the service (tests run its job runner by hand with their clock). */
   quedadas: QuedadaModule['quedadas'];
+  /** The moderation console's service (tests run its sweep by hand with their clock). */
+  moderation: ModerationModule['moderation'];
   /** This node's deck candidate index (docs/decisions/0022); undefined when DECK_INDEX=0. */
   deckIndex: LiveDeckIndex | undefined;
   /** The graceful drain: stops accepting, finishes requests, ends sockets, then closes the database and Redis. */
@@ -201,12 +205,19 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     logger: http.log,
     sharedSecrets,
   });
+  const serverKeys = deriveServerKeys(tokenSecret);
+  // Suspended and banned accounts are refused a session on every sign-in path (docs/decisions/0033).
+  const appeals = createAppealService({
+    restrictions: createRestrictionRepository(database.db),
+    clock,
+    key: serverKeys.token,
+  });
   const auth = await createAuthModule({
     db: database.db,
     limiter,
     clock,
     logger: http.log,
-    keys: deriveServerKeys(tokenSecret),
+    keys: serverKeys,
     sms: smsChannel,
     email: emailChannel,
     publicOrigin: config.publicOrigin,
@@ -218,6 +229,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     bus,
     hooks: notificationFeatures.authHooks(dependencies.authHooks),
     hashPolicy: dependencies.hashPolicy,
+    signInGate: (userId) => appeals.assertMaySignIn(userId),
   });
   attachSocketAuth(realtime.io, { sessions: auth.sessions, clock, logger: http.log });
   capSocketsPerUser(realtime.io, config.socketsPerUser);
@@ -331,7 +343,18 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     bus,
   });
   // The moderation console's API (issue #23, docs/decisions/0033): 404 to everyone but moderators.
-  await registerModeration(http, { db: database.db, clock, sections: [] });
+  const moderation = await registerModeration(http, {
+    db: database.db,
+    io: realtime.io,
+    clock,
+    bus,
+    appeals,
+    revokeAllSessions: (userId) => auth.sessions.revokeAllSessions(userId, 'revoked'),
+    notify: async (userId, notice) => {
+      await notificationFeatures.notifications.notifySystem(userId, notice);
+    },
+    sections: [],
+  });
   // Quedadas (issue #21, docs/decisions/0029): planned sessions in the chat, their reminders and record.
   const quedadas = await registerQuedadas(http, {
     db: database.db,
@@ -347,6 +370,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   await http.register(staticPwaPlugin, { clientDir: config.clientDir });
   notificationFeatures.start();
   quedadas.start();
+  moderation.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -362,6 +386,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     outbox,
     readiness,
     deckIndex: discovery.deckIndex,
+    moderation: moderation.moderation,
     notifications: notificationFeatures,
     quedadas: quedadas.quedadas,
     close() {
@@ -377,6 +402,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         http.server.closeAllConnections();
         await stopped;
         await quedadas.close();
+        await moderation.close();
         await chat.close();
         await notificationFeatures.close();
         // Reset links being mailed after their answer still need the database.

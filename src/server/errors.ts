@@ -11,6 +11,8 @@ export class AppError extends Error {
     message: string,
     readonly errorType?: string,
     readonly headers: Record<string, string> = {},
+    /** More fields of the answer's body, beside `success`, `message` and `errorType`. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -26,14 +26,13 @@ describe('moderation console access', () => {
         expect(answer.body).toEqual(unknown.body);
         expect(answer.headers.get('x-new-token')).toBeNull();
       }
-      // A broken body gets exactly what it gets on a path that does not exist (the guard runs before parsing).
+      // A broken body gets exactly what it gets on a path that does not exist.
       const broken = await api.call('POST', route.path, { token: plain.token, body: '{"broken' });
       const brokenUnknown = await api.call('POST', '/no-such-path', { token: plain.token, body: '{"broken' });
       expect({ status: broken.status, body: broken.body }).toEqual({
         status: brokenUnknown.status,
         body: brokenUnknown.body,
       });
-      if (route.method === 'POST') expect(broken.status).toBe(404);
     }
   });
 

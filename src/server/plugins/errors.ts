@@ -28,6 +28,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         success: false,
         message: error.message,
         ...(error.errorType ? { errorType: error.errorType } : {}),
+        ...error.extra,
       });
     }
     const known = error.code ? CLIENT_ERRORS[error.code] : undefined;

@@ -37,6 +37,8 @@ export type AuthModuleDeps = {
   hooks?: AuthHooks;
   /** Tests only: the argon2 parameters (the default is the production policy). */
   hashPolicy?: PasswordHashPolicy;
+  /** Refuses a session to a suspended or banned account (moderation, docs/decisions/0033). */
+  signInGate?: (userId: string) => Promise<void>;
 };
 
 export type AuthModule = Awaited<ReturnType<typeof createAuthModule>>;
@@ -59,6 +61,7 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     tokenKey: deps.keys.token,
     onRevoked: deps.onSessionsRevoked,
     bus: deps.bus,
+    signInGate: deps.signInGate,
   });
   const smsCodes = createSmsCodeService({
     codes: createSmsCodeRepository(db),

@@ -57,6 +57,11 @@ export type SessionServiceDeps = {
   onRevoked: SessionRevocationListener;
   /** Every node's revocations (docs/decisions/0018 §3): this node's session cache listens to it. */
   bus: InvalidationBus;
+  /**
+   * Asked before any session opens (password, Google, registration); throws to refuse it — a
+   * suspended or banned account (docs/decisions/0033).
+   */
+  signInGate?: (userId: string) => Promise<void>;
 };
 
 /**
@@ -148,6 +153,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     async issueSession(userId: string, options: { rememberMe: boolean }): Promise<{ token: string; user: AuthUser }> {
       const user = await deps.users.findById(userId);
       if (!user) throw new Error(`issueSession: no user ${userId}`);
+      await deps.signInGate?.(userId);
       const now = clock.now();
       const policy = options.rememberMe ? SESSION_POLICY.remembered : SESSION_POLICY.short;
       const session = await sessions.create({
