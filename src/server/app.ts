@@ -16,6 +16,7 @@ import type { PasswordHashPolicy } from './features/auth/password-hasher.ts';
 import { devSurfacePlugin } from './features/dev/dev-surface.ts';
 import { outboxRoutes } from './features/dev/outbox-routes.ts';
 import { googleAuthRoutes } from './features/google/google-auth-routes.ts';
+import { secondStepRoutes, securityRoutes } from './features/security/security-routes.ts';
 import { createGoogleAuthService } from './features/google/google-auth-service.ts';
 import { googleConfigRoutes } from './features/google/google-config-routes.ts';
 import { createGoogleSignIn } from './features/google/google-sign-in.ts';
@@ -240,6 +241,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     verifier: google.verifier,
     users: auth.users,
     sessions: auth.sessions,
+    secondStep: auth.secondStep,
     smsCodes: auth.smsCodes,
     notifyRegistered: auth.auth.notifyRegistered,
     limiter,
@@ -277,6 +279,12 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     async (api) => {
       await api.register(healthRoutes, { health, readiness });
       await api.register(authRoutes, { prefix: '/auth', auth });
+      await api.register(secondStepRoutes, {
+        prefix: '/auth',
+        auth,
+        isSecure: config.publicOrigin.startsWith('https:'),
+      });
+      await api.register(securityRoutes, { prefix: '/security', auth });
       if (outbox) await api.register(outboxRoutes, { prefix: '/dev', outbox });
     },
     { prefix: '/api' },

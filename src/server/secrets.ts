@@ -83,6 +83,12 @@ export type ServerKeys = {
   smsCode: Buffer;
   /** HMAC key of stored reset-link tokens. */
   resetToken: Buffer;
+  /** Two-step verification (docs/decisions/0032): the authenticator secrets' AES-256-GCM key. */
+  totpSecret: Buffer;
+  /** HMAC key of stored recovery codes and remembered-device tokens. */
+  secondStepHash: Buffer;
+  /** HS256 key of the short-lived "pending second step" tokens (never a session token's key). */
+  secondStepToken: Uint8Array;
 };
 
 /** One secret, independent keys per use (HKDF-SHA256), so no key serves two purposes. */
@@ -92,5 +98,8 @@ export function deriveServerKeys(secret: string): ServerKeys {
     token: new Uint8Array(derive('entreno/session-token/v1')),
     smsCode: derive('entreno/sms-code/v1'),
     resetToken: derive('entreno/reset-token/v1'),
+    totpSecret: derive('entreno/totp-secret/v1'),
+    secondStepHash: derive('entreno/second-step-hash/v1'),
+    secondStepToken: new Uint8Array(derive('entreno/second-step-token/v1')),
   };
 }

@@ -12,3 +12,4 @@ export * from './safety.ts';
 export * from './operations.ts';
 export * from './quedadas.ts';
 export * from './moderation.ts';
+export * from './security.ts';

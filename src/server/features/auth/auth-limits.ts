@@ -63,3 +63,20 @@ export const AUTH_LIMITS = {
   checkEmailPerIp: { name: 'check-email-ip', limit: 60, windowMs: 15 * MINUTE_MS, isPerIp: true },
   registerPerIp: { name: 'register-ip', limit: 20, windowMs: HOUR_MS, isPerIp: true },
 } as const satisfies Record<string, RateLimitRule | readonly RateLimitRule[]>;
+
+/**
+ * Wrong second-step codes (docs/decisions/0032): throttled like wrong passwords — a delay per
+ * account from one address that grows with the failures, a cap per account over every address,
+ * and a cap per address. With ±1 step a guess has 3 in a million chances; 20 an hour is nothing.
+ */
+export const SECOND_STEP_LIMITS = {
+  failuresPerAccountAndIpTiers: [
+    { name: 'second-step-failures-account-ip-1m', limit: 5, windowMs: MINUTE_MS },
+    { name: 'second-step-failures-account-ip-15m', limit: 10, windowMs: 15 * MINUTE_MS },
+    { name: 'second-step-failures-account-ip-1h', limit: 20, windowMs: HOUR_MS },
+  ],
+  failuresPerAccount: { name: 'second-step-failures-account', limit: 30, windowMs: HOUR_MS },
+  attemptsPerIp: { name: 'second-step-ip', limit: 60, windowMs: 15 * MINUTE_MS, isPerIp: true },
+  /** Passkey ceremonies started or finished per address. */
+  passkeyPerIp: { name: 'passkey-ip', limit: 60, windowMs: 15 * MINUTE_MS, isPerIp: true },
+} as const satisfies Record<string, RateLimitRule | readonly RateLimitRule[]>;

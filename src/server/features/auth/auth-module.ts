@@ -16,6 +16,10 @@ import { createSmsCodeRepository } from './sms-code-repository.ts';
 import { createSmsCodeService } from './sms-code-service.ts';
 import { createUserRepository } from './user-repository.ts';
 import { createUserService } from './user-service.ts';
+import { createPasskeyService } from '../security/passkey-service.ts';
+import { createSecondStepService } from '../security/second-step-service.ts';
+import { createSecurityRepository } from '../security/security-repository.ts';
+import { createTwoFactorService } from '../security/two-factor-service.ts';
 
 export type AuthModuleDeps = {
   db: Database;
@@ -75,8 +79,38 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     dailyBudgetPerNumber: deps.smsDailyBudgetPerNumber,
     dailyBudgetPerAddress: deps.smsDailyBudgetPerAddress,
   });
+  // Two-step sign-in and passkeys (docs/decisions/0032): every first step goes through `secondStep`.
+  const security = createSecurityRepository(db);
+  const twoFactor = createTwoFactorService({
+    security,
+    users: userRepository,
+    hasher,
+    limiter,
+    clock,
+    secretKey: deps.keys.totpSecret,
+    hashKey: deps.keys.secondStepHash,
+  });
+  const secondStep = createSecondStepService({
+    security,
+    twoFactor,
+    users: userRepository,
+    sessions,
+    smsCodes,
+    clock,
+    tokenKey: deps.keys.secondStepToken,
+    hashKey: deps.keys.secondStepHash,
+  });
+  const passkeys = createPasskeyService({
+    security,
+    users: userRepository,
+    limiter,
+    clock,
+    logger,
+    publicOrigin: deps.publicOrigin,
+  });
   const auth = createAuthService({
     users: userRepository,
+    secondStep,
     userService: users,
     sessions,
     smsCodes,
@@ -98,6 +132,7 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     logger,
     resetKey: deps.keys.resetToken,
     publicOrigin: deps.publicOrigin,
+    onPasswordChanged: secondStep.forgetDevices,
   });
-  return { users, sessions, smsCodes, auth, passwordReset, hasher };
+  return { users, sessions, smsCodes, auth, passwordReset, hasher, twoFactor, secondStep, passkeys, clock };
 }

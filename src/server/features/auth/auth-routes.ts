@@ -23,7 +23,10 @@ import {
   type VerifyCodeResponse,
   VerifyCodeRequestSchema,
 } from '#shared/auth/auth-schemas';
+import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { requireAuth } from '../../plugins/auth.ts';
+import { readDeviceCookie } from '../security/device-cookie.ts';
+import { signInAnswer } from '../security/sign-in-answer.ts';
 import { parseInput } from '../../validation.ts';
 import type { AuthModule } from './auth-module.ts';
 
@@ -55,14 +58,14 @@ export async function authRoutes(app: FastifyInstance, options: { auth: AuthModu
     return { success: true, message: AUTH_MESSAGES.registered, data: user };
   });
 
-  app.post('/complete-registration', async (request): Promise<LoginResponse> => {
+  app.post('/complete-registration', async (request): Promise<LoginResponse | SecondStepChallenge> => {
     const input = parseInput(CompleteRegistrationRequestSchema, request.body);
-    return { success: true, ...(await auth.loginWithPhone(input, request.ip)) };
+    return signInAnswer(await auth.loginWithPhone(input, request.ip, readDeviceCookie(request)));
   });
 
-  app.post('/login', async (request): Promise<LoginResponse> => {
+  app.post('/login', async (request): Promise<LoginResponse | SecondStepChallenge> => {
     const input = parseInput(LoginRequestSchema, request.body);
-    return { success: true, ...(await auth.login(input, request.ip)) };
+    return signInAnswer(await auth.login(input, request.ip, readDeviceCookie(request)));
   });
 
   app.get('/validate-session', { preHandler: app.authenticate }, async (request): Promise<ValidateSessionResponse> => {

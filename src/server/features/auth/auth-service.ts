@@ -10,6 +10,7 @@ import { addressKey, checkRateLimits, enforceRateLimits, type RateLimiter } from
 import { AUTH_LIMITS } from './auth-limits.ts';
 import { toAuthUser } from './auth-user.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+import type { SecondStepService, SignInOutcome } from '../security/second-step-service.ts';
 import type { AuthContext, SessionService } from './session-service.ts';
 import type { SmsCodeService } from './sms-code-service.ts';
 import type { UserRecord, UserRepository } from './user-repository.ts';
@@ -29,6 +30,8 @@ export type AuthHooks = {
 
 export type AuthServiceDeps = {
   users: UserRepository;
+  /** Opens the session, or asks for the second step first (docs/decisions/0032). */
+  secondStep: Pick<SecondStepService, 'finishFirstStep'>;
   userService: UserService;
   sessions: SessionService;
   smsCodes: SmsCodeService;
@@ -140,8 +143,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** Hook for account creations that do not go through `register` (the Google flow). */
     notifyRegistered: runRegisteredHook,
 
-    /** E-mail and password (spec 000 §7, POST /auth/login). */
-    async login(input: LoginInput, ip: string): Promise<{ token: string; user: AuthUser; message: string }> {
+    /**
+     * E-mail and password (spec 000 §7, POST /auth/login): a session, or with two-step on the
+     * second step's challenge (a remembered device's token skips it).
+     */
+    async login(input: LoginInput, ip: string, deviceToken?: string): Promise<SignInOutcome> {
       const user = await checkPassword(
         { key: `email:${input.email}`, find: () => users.findByEmail(input.email), failure: AUTH_MESSAGES.loginFailed },
         input.password,
@@ -154,15 +160,15 @@ export function createAuthService(deps: AuthServiceDeps) {
           clock.now(),
         );
       }
-      const session = await deps.sessions.issueSession(user.id, { rememberMe: input.rememberMe });
-      return { ...session, message: input.rememberMe ? AUTH_MESSAGES.loginRemembered : AUTH_MESSAGES.loginSucceeded };
+      return deps.secondStep.finishFirstStep(user.id, { rememberMe: input.rememberMe, deviceToken });
     },
 
     /** Phone and password: the wizard's login right after registering (POST /auth/complete-registration). */
     async loginWithPhone(
       input: { phone: string; password: string; rememberMe: boolean },
       ip: string,
-    ): Promise<{ token: string; user: AuthUser; message: string }> {
+      deviceToken?: string,
+    ): Promise<SignInOutcome> {
       const user = await checkPassword(
         {
           key: `phone:${input.phone}`,
@@ -172,8 +178,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         input.password,
         ip,
       );
-      const session = await deps.sessions.issueSession(user.id, { rememberMe: input.rememberMe });
-      return { ...session, message: input.rememberMe ? AUTH_MESSAGES.loginRemembered : AUTH_MESSAGES.loginSucceeded };
+      return deps.secondStep.finishFirstStep(user.id, { rememberMe: input.rememberMe, deviceToken });
     },
 
     /** The signed-in user (GET /auth/validate-session). */

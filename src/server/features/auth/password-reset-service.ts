@@ -29,6 +29,8 @@ export type PasswordResetServiceDeps = {
   resetKey: Buffer;
   /** PUBLIC_ORIGIN: links are built from configuration, never from the request's Host. */
   publicOrigin: string;
+  /** A new password forgets every remembered device (docs/decisions/0032). */
+  onPasswordChanged?(userId: string): Promise<void>;
 };
 
 export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
@@ -122,6 +124,7 @@ export function createPasswordResetService(deps: PasswordResetServiceDeps) {
       await users.setPasswordHash(user.id, passwordHash, now);
       await resets.deleteUnusedForUser(user.id);
       await deps.sessions.revokeAllSessions(user.id, 'password_reset');
+      await deps.onPasswordChanged?.(user.id);
     },
 
     /** Resolves when every link being mailed has been handed over (shutdown, tests). */

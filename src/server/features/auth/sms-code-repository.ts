@@ -8,7 +8,7 @@ import {
   smsSendLimits,
 } from '../../db/schema/index.ts';
 
-export type SmsPurpose = 'register' | 'google-register';
+export type SmsPurpose = 'register' | 'google-register' | 'second-step';
 
 export type SmsSendLimitState = Pick<
   SmsSendLimitRow,

@@ -10,7 +10,10 @@ import {
   GoogleVerifyCodeRequestSchema,
   PhoneSchema,
 } from '#shared/auth/auth-schemas';
+import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { parseInput } from '../../validation.ts';
+import { readDeviceCookie } from '../security/device-cookie.ts';
+import { signInAnswer } from '../security/sign-in-answer.ts';
 import type { GoogleAuthService } from './google-auth-service.ts';
 
 /** A body whose phone is fine: its other problems are VALIDATION, a bad phone is INVALID_PHONE as at send-code. */
@@ -23,9 +26,9 @@ const HasValidPhoneSchema = v.looseObject({ phone: PhoneSchema });
 export async function googleAuthRoutes(app: FastifyInstance, options: { googleAuth: GoogleAuthService }) {
   const { googleAuth } = options;
 
-  app.post('/google', async (request): Promise<GoogleLoginResponse> => {
+  app.post('/google', async (request): Promise<GoogleLoginResponse | SecondStepChallenge> => {
     const { credential } = parseInput(GoogleLoginRequestSchema, request.body);
-    return { success: true, ...(await googleAuth.signIn({ credential }, request.ip)) };
+    return signInAnswer(await googleAuth.signIn({ credential }, request.ip, readDeviceCookie(request)));
   });
 
   app.post('/google/send-code', async (request): Promise<GoogleSendCodeResponse> => {

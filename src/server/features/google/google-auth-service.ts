@@ -12,12 +12,15 @@ import type { SessionService } from '../auth/session-service.ts';
 import type { SmsCodeService } from '../auth/sms-code-service.ts';
 import type { UserRecord } from '../auth/user-repository.ts';
 import type { UserService } from '../auth/user-service.ts';
+import type { SecondStepService, SignInOutcome } from '../security/second-step-service.ts';
 import { type GoogleIdentity, GoogleTokenError, type GoogleVerifier } from './google-verifier.ts';
 
 export type GoogleAuthServiceDeps = {
   verifier: GoogleVerifier;
   users: UserService;
   sessions: SessionService;
+  /** With two-step on, a Google sign-in asks for the second step too (docs/decisions/0032). */
+  secondStep: Pick<SecondStepService, 'finishFirstStep' | 'forgetDevices'>;
   smsCodes: SmsCodeService;
   /** The auth feature's welcome hook for a new account (`auth.notifyRegistered`). */
   notifyRegistered(user: AuthUser): Promise<void>;
@@ -79,7 +82,11 @@ export function createGoogleAuthService(deps: GoogleAuthServiceDeps) {
    * An account registered with this e-mail and a password, never with Google. Linked only when
    * Google is authoritative for the address; see docs/decisions/0004 "Existing e-mail".
    */
-  const linkExistingAccount = async (account: UserRecord, identity: GoogleIdentity): Promise<SessionAnswer> => {
+  /** An existing account signing in: through the second step when it is on. */
+  const signInExisting = (user: UserRecord, message: string, deviceToken: string | undefined) =>
+    deps.secondStep.finishFirstStep(user.id, { rememberMe: true, deviceToken, message });
+
+  const linkExistingAccount = async (account: UserRecord, identity: GoogleIdentity): Promise<SignInOutcome> => {
     if (account.googleSub !== null) {
       // The e-mail's account is linked to another Google account (e.g. an address moved between accounts).
       throw conflict(AUTH_MESSAGES.googleAccountTaken, 'GOOGLE_ACCOUNT_TAKEN');
@@ -91,8 +98,9 @@ export function createGoogleAuthService(deps: GoogleAuthServiceDeps) {
     // The e-mail wizard never proved the address: whoever chose the password may not own it. Google
     // just proved who does, so every earlier session ends and the password was dropped.
     await sessions.revokeAllSessions(linked.id, 'revoked');
+    await deps.secondStep.forgetDevices(linked.id);
     logger.info({ userId: linked.id }, 'google: linked to an existing account');
-    return openSession(linked, AUTH_MESSAGES.googleLinked);
+    return signInExisting(linked, AUTH_MESSAGES.googleLinked, undefined);
   };
 
   return {
@@ -100,10 +108,10 @@ export function createGoogleAuthService(deps: GoogleAuthServiceDeps) {
      * POST /auth/google: the account of the verified Google subject, a link by e-mail where that is
      * safe, or 404 'Usuario no encontrado' so the client goes on to /register/google.
      */
-    async signIn(input: { credential?: string | undefined }, ip: string): Promise<SessionAnswer> {
+    async signIn(input: { credential?: string | undefined }, ip: string, deviceToken?: string): Promise<SignInOutcome> {
       const identity = await verify(input.credential, ip);
       const bySub = await users.findByGoogleSub(identity.sub);
-      if (bySub) return openSession(bySub, AUTH_MESSAGES.loginSucceeded);
+      if (bySub) return signInExisting(bySub, AUTH_MESSAGES.loginSucceeded, deviceToken);
       const byEmail = await users.findByEmail(identity.email);
       if (byEmail) return linkExistingAccount(byEmail, identity);
       throw new AppError(404, AUTH_MESSAGES.userNotFound, 'USER_NOT_FOUND');
