@@ -164,7 +164,10 @@ describe('two-step sign-in (docs/decisions/0032)', () => {
       code: twoStep.code(account.secret),
     });
     expect(late.status).toBe(401);
-    expect(late.body).toMatchObject({ errorType: 'SECOND_STEP_EXPIRED', message: 'Ha pasado demasiado tiempo. Vuelve a iniciar sesión.' });
+    expect(late.body).toMatchObject({
+      errorType: 'SECOND_STEP_EXPIRED',
+      message: 'Ha pasado demasiado tiempo. Vuelve a iniciar sesión.',
+    });
   });
 
   it('"Recordar este dispositivo": 30 days without the code on this browser, and a password reset forgets it', async () => {
@@ -239,7 +242,11 @@ describe('two-step sign-in (docs/decisions/0032)', () => {
     expect(wrongCode.status).toBe(400);
     expect((await api.get('/security', account.token)).body.twoFactor).toMatchObject({ isEnabled: true });
 
-    const off = await api.post('/security/two-factor/disable', { password: GOOD_PASSWORD, code: code() }, account.token);
+    const off = await api.post(
+      '/security/two-factor/disable',
+      { password: GOOD_PASSWORD, code: code() },
+      account.token,
+    );
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect((await api.get('/security', account.token)).body.twoFactor).toMatchObject({
       isEnabled: false,
