@@ -36,11 +36,25 @@ export function toDate(value: DateInput): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
+const lastDayKey = { minute: Number.NaN, key: '' };
+const SINCE_WHOLE_MINUTE_OFFSETS = Date.UTC(1901, 1, 1);
+
 /** The Madrid calendar day of an instant as "YYYY-MM-DD". */
 export function madridDayKey(value: DateInput): string {
-  const parts = dayKeyFormat.formatToParts(toDate(value));
+  const date = toDate(value);
+  // Since 1901 Madrid's day changes on a whole minute (before, local mean time was -0:14:44): the
+  // key of the last minute asked is kept (a deck page asks for today's key once per card, and
+  // formatToParts costs microseconds each time).
+  const minute = date.getTime() >= SINCE_WHOLE_MINUTE_OFFSETS ? Math.floor(date.getTime() / 60_000) : Number.NaN;
+  if (minute === lastDayKey.minute) return lastDayKey.key;
+  const parts = dayKeyFormat.formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  const key = `${part('year')}-${part('month')}-${part('day')}`;
+  if (!Number.isNaN(minute)) {
+    lastDayKey.minute = minute;
+    lastDayKey.key = key;
+  }
+  return key;
 }
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

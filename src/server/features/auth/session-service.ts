@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { REMEMBER_ME_SESSION_DAYS } from '#shared/auth/auth-constants';
 import type { AuthUser, TokenInvalidatedReason } from '#shared/auth/auth-schemas';
@@ -97,6 +98,10 @@ export function createSessionService(deps: SessionServiceDeps) {
     return row;
   };
 
+  // The HMAC key as one KeyObject, which jose converts once and caches: given the raw bytes, it
+  // imports them again on every sign and verify (crypto.subtle.importKey), costlier than the HMAC.
+  const tokenKey = createSecretKey(deps.tokenKey);
+
   const sign = (session: { id: string; userId: string }, issuedAt: Date, expiresAt: Date) =>
     new SignJWT({ sid: session.id })
       .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
@@ -104,13 +109,13 @@ export function createSessionService(deps: SessionServiceDeps) {
       .setIssuer(TOKEN_ISSUER)
       .setIssuedAt(seconds(issuedAt))
       .setExpirationTime(seconds(expiresAt))
-      .sign(deps.tokenKey);
+      .sign(tokenKey);
 
   /** Verifies signature, algorithm and exp, then the session row: live, not revoked, same user. */
   const verify = async (token: string, check: SessionCheck) => {
     let payload: { sub?: string; sid?: unknown; iat?: number; exp?: number };
     try {
-      ({ payload } = await jwtVerify(token, deps.tokenKey, {
+      ({ payload } = await jwtVerify(token, tokenKey, {
         algorithms: [TOKEN_ALGORITHM],
         issuer: TOKEN_ISSUER,
         currentDate: clock.now(),

@@ -115,7 +115,11 @@ describe('candidate index', () => {
     fc.assert(
       fc.property(uniqueProfiles, fc.nat(), fc.integer({ min: 1, max: 30 }), (profiles, pick, size) => {
         const index = createCandidateIndex(4);
-        for (const profile of profiles) index.upsert(indexed(profile));
+        // Half loaded, laid out cell by cell (as after a load), the rest upserted afterwards.
+        const half = Math.floor(profiles.length / 2);
+        for (const profile of profiles.slice(0, half)) index.upsert(indexed(profile));
+        if (pick % 2 === 0) index.compact();
+        for (const profile of profiles.slice(half)) index.upsert(indexed(profile));
         const viewer = profiles[pick % profiles.length] as StoredProfile;
         const excluded = new Set(profiles.filter((_, i) => i % 7 === 3).map((profile) => profile.userId));
         const expected = referenceDeck(viewer, profiles, excluded);
@@ -208,5 +212,36 @@ describe('candidate index', () => {
     index.remove(other.userId);
     expect(rank().total).toBe(0);
     expect(index.size).toBe(1);
+  });
+
+  it('keeps every profile, and follows changes, after laying the slots out cell by cell', () => {
+    const profiles = fc.sample(profileArbitrary, { numRuns: 80, seed: 3 });
+    const unique = [...new Map(profiles.map((profile) => [profile.userId, profile])).values()];
+    const index = createCandidateIndex(2);
+    for (const profile of unique) index.upsert(indexed(profile));
+    const removed = unique.filter((_, i) => i % 5 === 0);
+    for (const profile of removed) index.remove(profile.userId);
+    const kept = unique.filter((_, i) => i % 5 !== 0);
+    const deckOf = (viewer: StoredProfile) =>
+      index.rank({ ...deckViewerOf(viewer, NOW), features: compatibilityFeatures(viewer) }, new Set(), null, 100);
+    const before = kept.map(deckOf);
+    index.compact();
+    expect(index.size).toBe(kept.length);
+    expect(kept.map(deckOf)).toEqual(before);
+    for (const viewer of kept)
+      expect(deckOf(viewer)).toEqual({
+        entries: referenceDeck(viewer, kept, new Set()),
+        total: referenceDeck(viewer, kept, new Set()).length,
+      });
+    // Moves, new profiles and removals after the layout.
+    const [moved, gone] = kept as [StoredProfile, StoredProfile];
+    const now = [{ ...moved, latitude: moved.latitude + 0.05 } as StoredProfile, ...removed, ...kept.slice(2)];
+    index.upsert(indexed(now[0] as StoredProfile));
+    index.remove(gone.userId);
+    for (const profile of removed) index.upsert(indexed(profile));
+    for (const viewer of now) {
+      const expected = referenceDeck(viewer, now, new Set());
+      expect(deckOf(viewer)).toEqual({ entries: expected.slice(0, 100), total: expected.length });
+    }
   });
 });

@@ -72,7 +72,7 @@ export type CandidateIndex = ReturnType<typeof createCandidateIndex>;
 
 export function createCandidateIndex(initialCapacity = 1024) {
   let capacity = Math.max(16, initialCapacity);
-  const ids: (string | undefined)[] = new Array(capacity);
+  let ids: (string | undefined)[] = new Array(capacity);
   let latitude = new Float64Array(capacity);
   let longitude = new Float64Array(capacity);
   let cosLatitude = new Float64Array(capacity);
@@ -93,7 +93,7 @@ export function createCandidateIndex(initialCapacity = 1024) {
   let commitment = new Int8Array(capacity);
   let frequency = new Int8Array(capacity);
   let social = new Int8Array(capacity);
-  const gym: string[] = new Array(capacity);
+  let gym: string[] = new Array(capacity);
 
   const slotOf = new Map<string, number>();
   const freeSlots: number[] = [];
@@ -120,37 +120,52 @@ export function createCandidateIndex(initialCapacity = 1024) {
     return name;
   };
 
-  function grow() {
-    const next = capacity * 2;
-    const widen = <T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Int8Array>(array: T): T => {
-      const wider = new (array.constructor as new (length: number) => T)(next);
-      wider.set(array);
-      return wider;
+  /**
+   * New arrays of `nextCapacity` slots: the same slots in place (`order` null: growing), or slot
+   * `order[i]` moved to slot i (compacting). The one list of every per-slot array.
+   */
+  function relayout(nextCapacity: number, order: Int32Array | null) {
+    const move = <T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Int8Array>(array: T): T => {
+      const next = new (array.constructor as new (length: number) => T)(nextCapacity);
+      if (order === null) next.set(array);
+      else for (let i = 0; i < order.length; i += 1) next[i] = array[order[i] as number] as number;
+      return next;
     };
-    latitude = widen(latitude);
-    longitude = widen(longitude);
-    cosLatitude = widen(cosLatitude);
-    cell = widen(cell);
-    positionInCell = widen(positionInCell);
-    gender = widen(gender);
-    genderPreference = widen(genderPreference);
-    birthDay = widen(birthDay);
-    ageMin = widen(ageMin);
-    ageMax = widen(ageMax);
-    maxDistance = widen(maxDistance);
-    sports = widen(sports);
-    availability = widen(availability);
-    goals = widen(goals);
-    schedule = widen(schedule);
-    motivation = widen(motivation);
-    experience = widen(experience);
-    commitment = widen(commitment);
-    frequency = widen(frequency);
-    social = widen(social);
-    ids.length = next;
-    gym.length = next;
-    capacity = next;
+    const moveList = <T>(list: T[]): T[] => {
+      if (order === null) {
+        list.length = nextCapacity;
+        return list;
+      }
+      const next = new Array<T>(nextCapacity);
+      for (let i = 0; i < order.length; i += 1) next[i] = list[order[i] as number] as T;
+      return next;
+    };
+    latitude = move(latitude);
+    longitude = move(longitude);
+    cosLatitude = move(cosLatitude);
+    cell = move(cell);
+    positionInCell = move(positionInCell);
+    gender = move(gender);
+    genderPreference = move(genderPreference);
+    birthDay = move(birthDay);
+    ageMin = move(ageMin);
+    ageMax = move(ageMax);
+    maxDistance = move(maxDistance);
+    sports = move(sports);
+    availability = move(availability);
+    goals = move(goals);
+    schedule = move(schedule);
+    motivation = move(motivation);
+    experience = move(experience);
+    commitment = move(commitment);
+    frequency = move(frequency);
+    social = move(social);
+    ids = moveList(ids);
+    gym = moveList(gym);
+    capacity = nextCapacity;
   }
+
+  const grow = () => relayout(capacity * 2, null);
 
   function leaveCell(slot: number) {
     const members = cells.get(cell[slot] as number) as number[];
@@ -260,6 +275,36 @@ export function createCandidateIndex(initialCapacity = 1024) {
     },
 
     /**
+     * Lays the slots out cell by cell, so a ranking reads each cell's profiles from consecutive
+     * memory instead of one cache miss per array per profile (slots are first given in load
+     * order, which is user id order: random in space). Done after a load; later upserts append.
+     */
+    compact(): void {
+      const order = new Int32Array(slotOf.size);
+      let next = 0;
+      for (const members of cells.values()) {
+        for (const slot of members) {
+          order[next] = slot;
+          next += 1;
+        }
+      }
+      relayout(Math.max(16, order.length), order);
+      slotOf.clear();
+      let start = 0;
+      for (const members of cells.values()) {
+        for (let i = 0; i < members.length; i += 1) {
+          const slot = start + i;
+          members[i] = slot;
+          positionInCell[slot] = i;
+          slotOf.set(ids[slot] as string, slot);
+        }
+        start += members.length;
+      }
+      freeSlots.length = 0;
+      used = order.length;
+    },
+
+    /**
      * The viewer's candidates in deck order (score desc, distance asc, user id), after `after` when
      * given, at most `size`; `total` counts every candidate (whatever `after`). The mutual rules
      * of the SQL query: not the viewer, not excluded (swiped, blocked either way), each one's
@@ -288,19 +333,22 @@ export function createCandidateIndex(initialCapacity = 1024) {
       let found = 0;
       const perScore = new Int32Array(MAX_SCORE + 1);
       let total = 0;
+      const minLatitude = box.minLatitude;
+      const maxLatitude = box.maxLatitude;
       const scan = (members: readonly number[]) => {
         for (let i = 0; i < members.length; i += 1) {
           const slot = members[i] as number;
-          const lat = latitude[slot] as number;
-          if (lat < box.minLatitude || lat > box.maxLatitude) continue;
-          const lon = longitude[slot] as number;
-          if (lon < minLongitude || lon > maxLongitude) continue;
+          // The one-byte and four-byte filters first: most candidates fail one of them.
           if (wantedGender !== -1 && gender[slot] !== wantedGender) continue;
           const accepts = genderPreference[slot] as number;
           if (accepts !== BOTH && (viewerGender === -1 || accepts !== viewerGender)) continue;
           const born = birthDay[slot] as number;
           if (born > youngest || born <= oldestExclusive) continue;
           if ((ageMin[slot] as number) > age || (ageMax[slot] as number) < age) continue;
+          const lat = latitude[slot] as number;
+          if (lat < minLatitude || lat > maxLatitude) continue;
+          const lon = longitude[slot] as number;
+          if (lon < minLongitude || lon > maxLongitude) continue;
           const limit = Math.min(viewerMax, maxDistance[slot] as number);
           const dLat = (lat - viewerLatitude) * RAD;
           const dLon = (lon - viewerLongitude) * RAD;

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { SOCIAL_PREFERENCES } from '#shared/profile/options';
+import { resolveSettings } from '#shared/settings/settings-schema';
 import type { Database } from '../../db/client.ts';
-import { profiles } from '../../db/schema/index.ts';
-import type { StoredProfile } from '../profiles/profile-model.ts';
+import { profiles, userSettings } from '../../db/schema/index.ts';
+import { OPEN_PRIVACY, type ProfilePrivacy, type StoredProfile } from '../profiles/profile-model.ts';
 import { toStoredProfile } from '../profiles/profile-repository.ts';
 import type { IndexedProfile } from './candidate-index.ts';
 
@@ -95,7 +96,12 @@ export function createDeckIndexRepository(db: Database) {
     .where(sql`${p.userId} = ${viewer}::uuid`)
     .prepare('deck_viewer_state');
   const pageProfilesQuery = db
-    .select()
+    .select({
+      profile: p,
+      // What each candidate lets others see (docs/decisions/0025), in the same round trip.
+      // Qualified by hand: drizzle writes a single table's columns unqualified in the select list.
+      privacy: sql<unknown>`(select us.settings -> 'privacy' from ${userSettings} us where us.user_id = "profiles"."user_id")`,
+    })
     .from(p)
     .where(
       sql`${p.userId} = any(${sql.placeholder('userIds')}::uuid[]) and ${p.active} and ${p.visible}
@@ -137,12 +143,19 @@ export function createDeckIndexRepository(db: Database) {
     /**
      * The rows of a page's profiles that may still be shown: active and visible, not swiped by
      * the viewer, no block either way (re-checked here: another device may have swiped since the
-     * deck was ranked). A prepared statement with the ids as one array parameter.
+     * deck was ranked), each with its privacy switches (settings, defaults filled, as the
+     * settings feature resolves them). A prepared statement with the ids as one array parameter.
      */
-    async pageProfiles(viewerId: string, userIds: readonly string[]): Promise<StoredProfile[]> {
+    async pageProfiles(
+      viewerId: string,
+      userIds: readonly string[],
+    ): Promise<{ profile: StoredProfile; privacy: ProfilePrivacy }[]> {
       if (userIds.length === 0) return [];
       const rows = await pageProfilesQuery.execute({ viewerId, userIds: `{${userIds.join(',')}}` });
-      return rows.map(toStoredProfile);
+      return rows.map((row) => ({
+        profile: toStoredProfile(row.profile),
+        privacy: row.privacy === null ? OPEN_PRIVACY : resolveSettings({ privacy: row.privacy }).privacy,
+      }));
     },
 
     /**

@@ -153,8 +153,10 @@ export function createRecommendationService(deps: {
     const deck = extendWithIndex(index, viewer, state.excluded, stored, end);
     if (deck !== stored || page === 1) snapshots.put(callerId, deck);
     const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
-    const rows = await repository.pageProfiles(callerId, pageIds);
-    return { me, now, deck, pageIds, rows, end };
+    const found = await repository.pageProfiles(callerId, pageIds);
+    const rows = found.map((row) => row.profile);
+    const privacy = new Map(found.map((row) => [row.profile.userId, row.privacy]));
+    return { me, now, deck, pageIds, rows, end, privacy };
   };
 
   /** Extends the stored deck by seeking past its last entry until it covers `end` (or ends). */
@@ -194,7 +196,7 @@ export function createRecommendationService(deps: {
     deck = await extendTo(viewer, deck, end);
     const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
     const rows = await recommendations.showableProfiles(callerId, pageIds);
-    return { me, now, deck, pageIds, rows, end };
+    return { me, now, deck, pageIds, rows, end, privacy: undefined };
   };
 
   return {
@@ -202,15 +204,16 @@ export function createRecommendationService(deps: {
       if (pathUserId !== callerId) throw forbidden(M.notOwnData);
       const { page, limit } = parseInput(RecommendedQuerySchema, query);
       const index = await deps.index?.live.current();
-      const { me, now, deck, pageIds, rows, end } =
+      const { me, now, deck, pageIds, rows, end, ...read } =
         index && deps.index
           ? await recommendedWithIndex(index, deps.index.repository, callerId, page, limit)
           : await recommendedWithSql(callerId, page, limit);
       const showable = new Map(
         rows.filter((profile) => fitEachOther(me, profile, now)).map((profile) => [profile.userId, profile]),
       );
-      // Each card shows only what its person shares (docs/decisions/0025): one read for the page.
-      const privacy = await (deps.privacyOf ?? openPrivacyReader)([...showable.keys()]);
+      // Each card shows only what its person shares (docs/decisions/0025): read with the page's rows
+      // (index), or one read for the page (SQL).
+      const privacy = read.privacy ?? (await (deps.privacyOf ?? openPrivacyReader)([...showable.keys()]));
       const shown = pageIds.flatMap((userId) => {
         const profile = showable.get(userId);
         return profile
