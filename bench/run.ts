@@ -10,6 +10,7 @@ import type { BenchResult } from './load.ts';
 const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   http: async () => (await import('./http-overhead.ts')).benchHttpOverhead(),
   recommendations: async () => (await import('./recommendations.ts')).benchRecommendations(),
+  'deck-profile': async () => (await import('./deck-profile.ts')).benchDeckProfile(),
   swipes: async () => (await import('./swipes.ts')).benchSwipes(),
   messages: async () => (await import('./messages.ts')).benchMessages(),
   sockets: async () => (await import('./sockets.ts')).benchSockets(),

@@ -6,8 +6,16 @@
  * the same rows on the embedded PostgreSQL and on DATABASE_URL's.
  *
  * Cities: each profile belongs to city `n % 10`, placed around its centre with a normal spread of
- * about 8 km (Box–Muller) and snapped to 0.01° like real stored positions. Swipes: user n swipes
- * the next `swipesPerUser` users of its own city (n + 10k), 70 % dislike, 28 % like, 2 % superlike.
+ * about 8 km (Box–Muller) and snapped to 0.01° like real stored positions. Past 100k profiles,
+ * block b (users 100k·b + 1 … 100k·(b + 1)) is a copy of the 10 cities moved 15·b degrees east:
+ * 10 cities per 100k, the density of the 100k set (the layout bench/data/spread.ts used to make
+ * with an UPDATE of every row). Swipes: user n swipes the next `swipesPerUser` users of its own
+ * city in its own block (n + 10k), 70 % dislike, 28 % like, 2 % superlike.
+ *
+ * Fast at 1M (minutes, not an hour): the option lists come from lookup tables built once (not a
+ * function call per row and list), foreign-key and trigger checks are off for the load
+ * (`session_replication_role = replica`, the rows are consistent by construction; where that is
+ * not allowed they stay on), and the secondary indexes are dropped before and built after.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -33,8 +41,13 @@ export const CITIES = [
   ['Valladolid', 41.6523, -4.7245],
 ] as const;
 
-/** Runs one SQL statement (no parameters). */
+/** Runs one SQL statement (no parameters), always on the same connection (temporary tables). */
 export type Execute = (statement: string) => Promise<unknown>;
+
+/** Profiles per block of 10 cities: the density of the 100k data set. */
+export const BLOCK = 100_000;
+/** Degrees of longitude between two copies of the 10 cities (far beyond any deck radius). */
+export const SHIFT_DEGREES = 15;
 
 /** The uuid of bench user `n` (1-based), in SQL and in TypeScript. */
 export const userIdSql = (n: string) => `md5('bench-user-' || ${n})::uuid`;
@@ -46,7 +59,11 @@ const literalArray = (values: readonly string[]) =>
 const rnd = (n: string, salt: string) =>
   `(('x' || substr(md5((${n})::text || '${salt}'), 1, 8))::bit(32)::bigint / 4294967296.0)`;
 
-export async function generateDataset(execute: Execute, scale: { profiles: number; swipesPerUser: number }) {
+export async function generateDataset(
+  execute: Execute,
+  scale: { profiles: number; swipesPerUser: number },
+  options: { bulk?: boolean } = {},
+) {
   const { profiles: count, swipesPerUser } = scale;
   const cityValues = CITIES.map(([name, lat, lon], index) => `(${index}, '${name}', ${lat}, ${lon})`).join(',');
   await execute(`create temporary table bench_cities (idx int primary key, name text, lat float8, lon float8)`);
@@ -56,6 +73,34 @@ export async function generateDataset(execute: Execute, scale: { profiles: numbe
       select coalesce(jsonb_agg(options[i] order by i), '[]'::jsonb)
       from generate_series(1, array_length(options, 1)) as i where (mask >> (i - 1)) & 1 = 1
     $$`);
+  // Each option list's JSON for every mask, once: the profiles join them instead of building a list per row.
+  const lists = {
+    sports: SPORTS,
+    availability: AVAILABILITY_SLOTS,
+    goals: GOALS,
+    schedule: TRAINING_SCHEDULES,
+    motivation: MOTIVATIONS,
+  };
+  for (const [name, values] of Object.entries(lists)) {
+    await execute(`create temporary table bench_list_${name} as
+      select mask, pg_temp.bench_mask_options(mask, ${literalArray(values)}) as list
+      from generate_series(0, ${(1 << values.length) - 1}) as mask`);
+    await execute(`alter table bench_list_${name} add primary key (mask)`);
+  }
+  const dropped: string[] = [];
+  if (options.bulk) {
+    await execute(`set maintenance_work_mem = '256MB'`);
+    await execute(`set synchronous_commit = off`);
+    try {
+      await execute(`set session_replication_role = replica`);
+    } catch {
+      // Not a superuser: the foreign keys and triggers are checked row by row (slower, same rows).
+    }
+    dropped.push(...(await secondaryIndexes(execute)));
+    for (const definition of dropped) await execute(`drop index ${indexName(definition)}`);
+    // The swipes' random uuid key: inserting 2M of them one by one writes every index page again and again.
+    await execute('alter table swipes drop constraint swipes_pkey');
+  }
 
   await execute(`insert into users (id, email, name, last_name, complete_profile)
     select ${userIdSql('n')}, 'bench' || n || '@bench.entreno.app', 'Bench ' || n, 'Prueba', true
@@ -65,7 +110,8 @@ export async function generateDataset(execute: Execute, scale: { profiles: numbe
   await execute(`create temporary table bench_draws as
     select n, c.name as city,
       round((c.lat + 0.072 * sqrt(-2 * ln(greatest(${rnd('n', 'a')}, 1e-9))) * cos(2 * pi() * ${rnd('n', 'b')}))::numeric, 2)::float8 as lat,
-      round((c.lon + 0.095 * sqrt(-2 * ln(greatest(${rnd('n', 'a')}, 1e-9))) * sin(2 * pi() * ${rnd('n', 'b')}))::numeric, 2)::float8 as lon,
+      (round((c.lon + 0.095 * sqrt(-2 * ln(greatest(${rnd('n', 'a')}, 1e-9))) * sin(2 * pi() * ${rnd('n', 'b')}))::numeric, 2)
+        + ${SHIFT_DEGREES} * ((n - 1) / ${BLOCK})::int)::float8 as lon,
       case when ${rnd('n', 'g')} < 0.5 then 'male' else 'female' end as gender,
       18 + floor(${rnd('n', 'age')} * 38)::int as age,
       ${rnd('n', 'pref')} as pref,
@@ -89,34 +135,59 @@ export async function generateDataset(execute: Execute, scale: { profiles: numbe
       (date '2026-06-01' - make_interval(years => age, days => (n % 300)))::date, gender,
       'Entreno fuerza y salgo a correr; busco compañía para entrenar en ' || city || '.',
       lat, lon, city,
-      jsonb_build_object('name', gym, 'membershipType', 'monthly',
-        'trainingSchedule', pg_temp.bench_mask_options(schedule, ${literalArray(TRAINING_SCHEDULES)})),
-      jsonb_build_object('sports', pg_temp.bench_mask_options(sports, ${literalArray(SPORTS)}),
-        'goals', pg_temp.bench_mask_options(goals, ${literalArray(GOALS)}),
+      jsonb_build_object('name', gym, 'membershipType', 'monthly', 'trainingSchedule', l_schedule.list),
+      jsonb_build_object('sports', l_sports.list,
+        'goals', l_goals.list,
         'experienceLevel', (${literalArray(EXPERIENCE_LEVELS)})[experience + 1], 'frequency', frequency,
-        'motivation', pg_temp.bench_mask_options(motivation, ${literalArray(MOTIVATIONS)}),
+        'motivation', l_motivation.list,
         'specialties', '[]'::jsonb, 'commitment_level', (${literalArray(COMMITMENT_LEVELS)})[commitment + 1],
         'supplements', '[]'::jsonb, 'socialPreference', null,
-        'availability', pg_temp.bench_mask_options(availability, ${literalArray(AVAILABILITY_SLOTS)})),
+        'availability', l_availability.list),
       jsonb_build_object('gender_preference', p.gp, 'age_range', jsonb_build_object('min', greatest(18, age - 8), 'max', age + 12),
         'distance', distance),
       -- The key is normalizeGymName(gym): lower case, punctuation as spaces.
       p.gp, greatest(18, age - 8), age + 12, distance, replace(gym, '-', ' '),
       sports, availability, goals, schedule, motivation, experience, commitment, frequency
-    from bench_draws,
+    from bench_draws
+      join bench_list_sports l_sports on l_sports.mask = sports & ${(1 << SPORTS.length) - 1}
+      join bench_list_availability l_availability on l_availability.mask = availability & ${(1 << AVAILABILITY_SLOTS.length) - 1}
+      join bench_list_goals l_goals on l_goals.mask = goals & ${(1 << GOALS.length) - 1}
+      join bench_list_schedule l_schedule on l_schedule.mask = schedule & ${(1 << TRAINING_SCHEDULES.length) - 1}
+      join bench_list_motivation l_motivation on l_motivation.mask = motivation & ${(1 << MOTIVATIONS.length) - 1},
       lateral (select case when pref < 0.45 then 'both' when pref < 0.9 then (case gender when 'male' then 'female' else 'male' end)
         else gender end as gp) p`);
 
-  const swipes = swipesPerUser;
+  // Within the user's own block: (n - 1) = b·BLOCK + i, target i + 10k (mod the block's size).
+  const blockSize = Math.min(count, BLOCK);
+  const block = `(floor((n - 1) / ${blockSize})::int * ${blockSize})`;
   await execute(`insert into swipes (swiper_id, target_id, action)
-    select ${userIdSql('n')}, ${userIdSql(`(((n - 1 + 10 * k) % ${count}) + 1)`)},
+    select ${userIdSql('n')}, ${userIdSql(`(${block} + ((n - 1 - ${block} + 10 * k) % ${blockSize}) + 1)`)},
       case when ${rnd('n * 100 + k', 'sw')} < 0.7 then 'dislike' when ${rnd('n * 100 + k', 'sw')} < 0.98 then 'like' else 'superlike' end
-    from generate_series(1, ${count}) as n, generate_series(1, ${swipes}) as k`);
+    from generate_series(1, ${count}) as n, generate_series(1, ${swipesPerUser}) as k`);
   await execute('drop table bench_draws');
   await execute('drop table bench_cities');
+  for (const name of Object.keys(lists)) await execute(`drop table bench_list_${name}`);
+  for (const definition of dropped) await execute(definition);
+  if (options.bulk) {
+    await execute('alter table swipes add constraint swipes_pkey primary key (id)');
+    await execute('set session_replication_role = default').catch(() => {});
+  }
   // As autovacuum leaves a settled table: statistics, and the visibility map index-only scans rely on.
   await execute('vacuum analyze');
 }
+
+/** The indexes of users, profiles and swipes that back no constraint: dropped for a bulk load, built after. */
+async function secondaryIndexes(execute: Execute): Promise<string[]> {
+  const result = (await execute(`select pg_get_indexdef(i.indexrelid) as definition
+    from pg_index i join pg_class t on t.oid = i.indrelid
+    where t.relname in ('users', 'profiles', 'swipes') and t.relnamespace = 'public'::regnamespace
+      and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`)) as {
+    rows: { definition: string }[];
+  };
+  return result.rows.map((row) => row.definition);
+}
+
+const indexName = (definition: string) => (/^CREATE (?:UNIQUE )?INDEX (\S+) ON/.exec(definition)?.[1] ?? '') as string;
 
 /** The uuid of bench user `n`, as userIdSql computes it. */
 export function benchUserId(n: number): string {
