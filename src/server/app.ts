@@ -30,6 +30,7 @@ import { registerSafety } from './features/safety/safety-module.ts';
 import { createAppealService } from './features/moderation/appeal-service.ts';
 import { type ModerationModule, registerModeration } from './features/moderation/moderation-module.ts';
 import { createRestrictionRepository } from './features/moderation/restriction-repository.ts';
+import { createVerificationModule } from './features/verification/verification-module.ts';
 import { createHealthRepository, latestShippedMigration } from './features/health/health-repository.ts';
 import { healthRoutes } from './features/health/health-routes.ts';
 import { createReadinessProbe, type ReadinessProbe } from './features/health/readiness.ts';
@@ -313,6 +314,14 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     bus,
     isSoleNode: !config.redisUrl,
   });
+  // Verified profiles (issue #23 part 2, docs/decisions/0034): new photos pause a verified badge.
+  const verification = createVerificationModule({
+    db: database.db,
+    clock,
+    limiter,
+    logger: http.log,
+    notifications: notificationFeatures.notifications,
+  });
   const discovery = await registerDiscoveryFeatures(http, {
     db: database.db,
     config,
@@ -332,7 +341,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       },
       unreadCountChanged: (userId) => notificationFeatures.notifications.refreshUnreadCount(userId),
     },
+    onPhotosAdded: (userId) => verification.verification.photosAdded(userId),
   });
+  await verification.register(http);
   // "Perfil visible" in settings really takes the profile out of every deck (spec 001 §2, /config).
   notificationFeatures.settings.onChange(async (userId, settings, patch) => {
     if (patch.privacy?.showProfile !== undefined) {
@@ -361,7 +372,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     notify: async (userId, notice) => {
       await notificationFeatures.notifications.notifySystem(userId, notice);
     },
-    sections: [],
+    sections: [verification.moderationSection],
   });
   // Quedadas (issue #21, docs/decisions/0029): planned sessions in the chat, their reminders and record.
   const quedadas = await registerQuedadas(http, {

@@ -182,12 +182,15 @@ test('/config: a setting persists on the server, the theme applies, sign-out ask
   await expect(page.getByRole('switch', { name: 'Mensajes' })).not.toBeChecked();
   await expect(page.getByText('60 km', { exact: true })).toBeVisible();
 
-  // Verification: a dialog with the 24-48 h promise.
+  // Verification: a dialog with the 24-48 h promise; without a profile it says what is missing
+  // (tests/e2e/verification.spec.ts covers the selfie and the review).
   await page.getByRole('button', { name: 'Verificar perfil' }).click();
   const verify = page.getByRole('dialog', { name: 'Verificar perfil' });
   await expect(verify).toContainText('24-48 horas');
   await verify.getByRole('button', { name: 'Iniciar verificación' }).click();
-  await expect(page.getByText('En revisión')).toBeVisible();
+  await expect(verify.getByRole('alert')).toHaveText('Crea tu perfil antes de verificarlo');
+  await verify.getByRole('button', { name: 'Entendido' }).click();
+  await expect(page.getByText('En revisión')).toHaveCount(0);
 
   // Theme.
   await page.getByRole('radio', { name: 'Oscuro' }).click();

@@ -24,6 +24,11 @@ export const CONSOLE_ROUTES: readonly { method: 'GET' | 'POST'; path: string; bo
   { method: 'POST', path: `/moderation/reports/${SOME_ID}/resolve`, body: { action: 'dismiss', note: 'x' } },
   { method: 'POST', path: `/moderation/restrictions/${SOME_ID}/lift`, body: { note: 'x' } },
   { method: 'POST', path: `/moderation/appeals/${SOME_ID}/decide`, body: { decision: 'grant', note: 'x' } },
+  // Verification requests (docs/decisions/0034).
+  { method: 'GET', path: '/moderation/verifications' },
+  { method: 'GET', path: `/moderation/verifications/${SOME_ID}/selfie` },
+  { method: 'POST', path: `/moderation/verifications/${SOME_ID}/approve`, body: { photoKeys: [] } },
+  { method: 'POST', path: `/moderation/verifications/${SOME_ID}/reject`, body: { reason: 'pose' } },
 ];
 
 /** A person with a password (so they can try to sign in again) and a profile in the decks. */

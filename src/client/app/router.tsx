@@ -172,6 +172,12 @@ const moderationAuditRoute = createRoute({
   component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationAuditPage'),
 });
 
+const moderationVerificationsRoute = createRoute({
+  getParentRoute: () => moderationLayoutRoute,
+  path: 'moderacion/verificaciones',
+  component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationVerificationsPage'),
+});
+
 // Public reading pages and the development pages.
 const infoLayoutRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -224,7 +230,7 @@ export const routeTree = rootRoute.addChildren([
     notificationsRoute,
     editProfileRoute,
   ]),
-  moderationLayoutRoute.addChildren([moderationQueueRoute, moderationAuditRoute]),
+  moderationLayoutRoute.addChildren([moderationQueueRoute, moderationVerificationsRoute, moderationAuditRoute]),
   infoLayoutRoute.addChildren([termsRoute, privacyRoute, devOutboxRoute, devUiRoute]),
 ]);
 

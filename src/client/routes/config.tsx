@@ -3,6 +3,7 @@ import { setNotificationSoundOn, useNotificationSoundOn } from '../features/noti
 import { ModerationConsoleLink, useModeratorAccess } from '../features/moderation/index.ts';
 import { AccountDataActions } from '../features/safety/index.ts';
 import { SettingsScreen } from '../features/settings/index.ts';
+import { VerifyProfile } from '../features/verification/index.ts';
 import { Switch } from '../ui/switch.tsx';
 import { useSearchDistance } from './config-search-distance.ts';
 
@@ -31,7 +32,8 @@ function ModerationEntry() {
 
 /**
  * Settings (spec 001 §2); sign-out comes from the auth feature, the sound switch from notifications,
- * "Descargar mis datos" and "Eliminar mi cuenta" from safety, the console link (moderators only) from moderation.
+ * "Descargar mis datos" and "Eliminar mi cuenta" from safety, the console link (moderators only) from
+ * moderation, "Verificar perfil" from verification.
  */
 export function ConfigPage() {
   const searchDistance = useSearchDistance();
@@ -46,6 +48,7 @@ export function ConfigPage() {
           <ModerationEntry />
         </>
       )}
+      renderVerifyProfile={() => <VerifyProfile />}
     />
   );
 }

@@ -1,4 +1,5 @@
 import { AuditLog, ModerationLayout, ModerationQueue } from '../features/moderation/index.ts';
+import { VerificationQueue } from '../features/verification/index.ts';
 
 /** The console's frame (docs/decisions/0033); the router's guard has already refused non-moderators with the 404 page. */
 export function ModerationLayoutRoute() {
@@ -13,4 +14,9 @@ export function ModerationQueuePage() {
 /** `/moderacion/registro`: the audit log. */
 export function ModerationAuditPage() {
   return <AuditLog />;
+}
+
+/** `/moderacion/verificaciones`: verification selfies and re-checks (docs/decisions/0034). */
+export function ModerationVerificationsPage() {
+  return <VerificationQueue />;
 }

@@ -111,3 +111,12 @@ export async function requestJson<T>(path: string, options: Options = {}): Promi
     throw await toApiError(error);
   }
 }
+
+/** A binary answer that needs the token (an <img> cannot send it): a selfie for moderators. */
+export async function requestBlob(path: string, options: Options = {}): Promise<Blob> {
+  try {
+    return await api(path, options).blob();
+  } catch (error) {
+    throw await toApiError(error);
+  }
+}

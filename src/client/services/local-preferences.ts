@@ -1,6 +1,6 @@
 /**
- * Small per-browser preferences that never leave the device (the notification sound, a locally
- * requested verification), in local storage under `entreno:`. Readable with
+ * Small per-browser preferences that never leave the device (the notification sound), in local
+ * storage under `entreno:`. Readable with
  * `useSyncExternalStore`: the snapshot is the stored string, so it is stable between changes.
  */
 const PREFIX = 'entreno:';

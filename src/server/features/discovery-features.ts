@@ -48,6 +48,8 @@ export type DiscoveryFeaturesDeps = {
   privacyOf?: PrivacyReader;
   /** Superlike notifications and their removal by "Deshacer" (docs/decisions/0023). */
   swipeNotifier?: SwipeNotifier;
+  /** Told after photos were added to a profile (profile verification, docs/decisions/0034). */
+  onPhotosAdded?(userId: string): Promise<void>;
 };
 
 /** `match` to every socket of the user (room `user:<id>`); the notification feature will build on it. */
@@ -118,6 +120,7 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     limiter,
     clock,
     logger,
+    onPhotosAdded: deps.onPhotosAdded,
   });
   const profiles = createProfileService({
     profiles: profileRepository,

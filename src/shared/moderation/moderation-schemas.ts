@@ -73,6 +73,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   review_hold: 'Retirado de Conectar (tres denuncias en 24 h)',
   role_granted: 'Rol concedido',
   role_removed: 'Rol retirado',
+  verification_approved: 'Verificación aprobada',
+  verification_rejected: 'Verificación rechazada',
 };
 
 export const MAX_NOTE_LENGTH = 1000;

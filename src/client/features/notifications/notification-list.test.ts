@@ -94,6 +94,7 @@ describe('notification list rules (spec 001 §2, §4, §9)', () => {
       '/messages/c3',
     );
     expect(notificationTarget({ type: 'reminder', referenceId: 'c3', referenceType: null })).toBeNull();
+    expect(notificationTarget({ type: 'system', referenceId: null, referenceType: 'verification' })).toBe('/config');
   });
 
   it('rings the bell only when the count grows', () => {

@@ -75,6 +75,8 @@ export function notificationTarget(
   if (type === 'match') return referenceType === 'conversation' && conversation ? conversation : '/matches';
   // A quedada's reminder, question or proposal (issue #21) opens its conversation, like its push.
   if (referenceType === 'conversation' && conversation) return conversation;
+  // A verification review's answer (docs/decisions/0034) opens Configuración, where the dialog is.
+  if (referenceType === 'verification') return '/config';
   return null;
 }
 

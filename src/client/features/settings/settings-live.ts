@@ -1,6 +1,4 @@
-import { onSignOut, parseStoredUser } from '../../services/session.ts';
-import { readLocalPreference, writeLocalPreference } from '../../services/local-preferences.ts';
-import { tokenStorage } from '../../services/token-storage.ts';
+import { onSignOut } from '../../services/session.ts';
 import { settingsApi } from './settings-api.ts';
 import { createSettingsStore } from './settings-store.ts';
 
@@ -11,22 +9,3 @@ export const settingsStore = createSettingsStore({
 });
 
 onSignOut(() => settingsStore.reset());
-
-/**
- * "Iniciar verificación" (spec 001 §2): there is no verification call, so the request is only
- * remembered in this browser, per user, until a server side exists.
- */
-function verificationKey(): string | null {
-  const userId = parseStoredUser(tokenStorage.readUser())?.userId;
-  return userId ? `verification-requested:${userId}` : null;
-}
-
-export function readVerificationRequestedAt(): string | null {
-  const key = verificationKey();
-  return key ? readLocalPreference(key) : null;
-}
-
-export function requestVerification(now = new Date()): void {
-  const key = verificationKey();
-  if (key) writeLocalPreference(key, now.toISOString());
-}

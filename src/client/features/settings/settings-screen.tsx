@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import {
   NOTIFICATION_SWITCHES,
@@ -12,7 +12,6 @@ import {
   SEARCH_MAX_DISTANCE_MIN,
   type Settings,
 } from '#shared/settings/settings-schema';
-import { subscribeLocalPreferences } from '../../services/local-preferences.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
@@ -34,11 +33,8 @@ import { Switch } from '../../ui/switch.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { PushSetting } from './push-setting.tsx';
 import { QuedadaReliabilitySwitch, QuedadaReminderField } from './quedada-settings.tsx';
-import { readVerificationRequestedAt, requestVerification, settingsStore } from './settings-live.ts';
+import { settingsStore } from './settings-live.ts';
 import { ThemePicker } from './theme-picker.tsx';
-
-/** Spec 001 §9: "Verification review promise 24-48 hours". */
-const VERIFICATION_REVIEW = '24-48 horas';
 
 const SECTIONS = [
   { id: 'perfil', title: 'Perfil', icon: UserIcon },
@@ -137,70 +133,6 @@ function SectionNav() {
 
 function Divider() {
   return <hr className="border-stone-200 dark:border-white/8" />;
-}
-
-function useVerificationRequestedAt(): string | null {
-  return useSyncExternalStore(subscribeLocalPreferences, readVerificationRequestedAt, () => null);
-}
-
-function VerifyProfile() {
-  const [isOpen, setIsOpen] = useState(false);
-  const requestedAt = useVerificationRequestedAt();
-  return (
-    <div className="flex flex-col gap-2">
-      <div className="flex items-center justify-between gap-4">
-        <span className="flex min-w-0 flex-col">
-          <span className={FIELD_LABEL}>Verificar perfil</span>
-          <span className="text-sm text-stone-600 dark:text-stone-400">
-            {requestedAt
-              ? `Solicitud enviada. La revisaremos en ${VERIFICATION_REVIEW}.`
-              : 'Muestra a los demás que tu perfil es real.'}
-          </span>
-        </span>
-        {requestedAt ? (
-          <span className="inline-flex shrink-0 items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-xs font-bold text-emerald-800 ring-1 ring-inset ring-emerald-200 dark:bg-emerald-500/12 dark:text-emerald-300 dark:ring-emerald-500/25">
-            <ShieldCheckIcon className="size-4" />
-            En revisión
-          </span>
-        ) : (
-          <Button size="sm" variant="secondary" onClick={() => setIsOpen(true)}>
-            Verificar perfil
-          </Button>
-        )}
-      </div>
-      <Dialog
-        open={isOpen}
-        onClose={() => setIsOpen(false)}
-        title="Verificar perfil"
-        description="Un perfil verificado da confianza a tus futuros compañeros de entrenamiento."
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setIsOpen(false)}>
-              Cancelar
-            </Button>
-            <Button
-              onClick={() => {
-                requestVerification();
-                setIsOpen(false);
-              }}
-            >
-              Iniciar verificación
-            </Button>
-          </>
-        }
-      >
-        <p className="text-sm font-semibold">Para verificar tu perfil necesitas:</p>
-        <ul className="mt-2 flex list-disc flex-col gap-1.5 pl-5 text-sm leading-relaxed">
-          <li>Al menos una foto de perfil en la que se te vea la cara con claridad.</li>
-          <li>Tu perfil completo: nombre, fecha de nacimiento, gimnasio y preferencias de entrenamiento.</li>
-          <li>Ser mayor de 18 años.</li>
-        </ul>
-        <p className="mt-3 text-sm leading-relaxed">
-          {`Revisaremos tu solicitud en un plazo de ${VERIFICATION_REVIEW}.`}
-        </p>
-      </Dialog>
-    </div>
-  );
 }
 
 function SelectField<TValue extends string>({
@@ -307,11 +239,13 @@ function SettingsForm({
   searchDistance,
   renderSoundSwitch,
   renderDataActions,
+  renderVerifyProfile,
 }: {
   settings: Settings;
   searchDistance: SearchDistanceBinding;
   renderSoundSwitch: () => ReactNode;
   renderDataActions: () => ReactNode;
+  renderVerifyProfile: () => ReactNode;
 }) {
   const { update } = settingsStore;
   return (
@@ -326,7 +260,7 @@ function SettingsForm({
           <ChevronRightIcon className="size-5 text-stone-500 dark:text-stone-400" />
         </Link>
         <Divider />
-        <VerifyProfile />
+        {renderVerifyProfile()}
         <Divider />
         <Switch
           checked={settings.privacy.showProfile}
@@ -434,19 +368,21 @@ function SettingsForm({
 
 /**
  * /config (spec 001 §2): every section, side navigation on desktop and stacked on phones. The
- * route hands in what belongs to other features: the sign-out button, the sound switch and the
- * "Descargar mis datos" / "Eliminar mi cuenta" actions (safety).
+ * route hands in what belongs to other features: the sign-out button, the sound switch, the
+ * "Descargar mis datos" / "Eliminar mi cuenta" actions (safety) and "Verificar perfil".
  */
 export function SettingsScreen({
   searchDistance = null,
   renderSignOutButton,
   renderSoundSwitch,
   renderDataActions,
+  renderVerifyProfile,
 }: {
   searchDistance?: SearchDistanceBinding;
   renderSignOutButton: () => ReactNode;
   renderSoundSwitch: () => ReactNode;
   renderDataActions: () => ReactNode;
+  renderVerifyProfile: () => ReactNode;
 }) {
   usePageTitle('Configuración');
   const snap = useSnapshot(settingsStore.state);
@@ -493,6 +429,7 @@ export function SettingsScreen({
               searchDistance={searchDistance}
               renderSoundSwitch={renderSoundSwitch}
               renderDataActions={renderDataActions}
+              renderVerifyProfile={renderVerifyProfile}
             />
           )}
           <Section id="aplicacion" description="Con «Sistema», Entreno sigue el modo claro u oscuro de tu dispositivo.">

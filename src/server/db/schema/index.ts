@@ -13,3 +13,4 @@ export * from './operations.ts';
 export * from './quedadas.ts';
 export * from './moderation.ts';
 export * from './security.ts';
+export * from './verification.ts';

@@ -23,6 +23,8 @@ export type PhotoServiceDeps = {
   limiter: RateLimiter;
   clock: Clock;
   logger: Logger;
+  /** Told after photos were added (a verified profile's badge waits for a re-check: 0034). */
+  onPhotosAdded?(userId: string): Promise<void>;
 };
 
 export type PhotoService = ReturnType<typeof createPhotoService>;
@@ -105,6 +107,7 @@ export function createPhotoService(deps: PhotoServiceDeps) {
           clock.now(),
         );
         if (!changed) throw notFound(M.profileNotFound);
+        await deps.onPhotosAdded?.(userId);
         return { photoKeys: changed.profile.photos, uploadedKeys: keys };
       } catch (error) {
         await discard(keys).catch((cleanupError) =>
