@@ -151,7 +151,8 @@ export function createVerificationRepository(db: Database) {
         await writeRecord(
           tx,
           userId,
-          { status: record.status, reason: record.reason, challengePose: null, challengeIssuedAt: null },
+          // The pose stays (not valid without its time): the next attempt gets another one.
+          { status: record.status, reason: record.reason, challengeIssuedAt: null },
           now,
         );
         return request;
