@@ -138,6 +138,8 @@ async function sweepWith(options: {
       rates: options.rates,
       percentile: 'p99',
       targetMs: options.targetMs,
+      // Past the first miss until the run overloads: the chart shows the curve, not one point.
+      missesToStop: Number.POSITIVE_INFINITY,
       async measure(rate) {
         const result = await worker.request({ rate, warmup: rate, count: rate * STEP_SECONDS });
         firstError ??= result.firstError;

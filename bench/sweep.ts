@@ -42,8 +42,10 @@ export type SweepSeries = {
   percentile: 'p95' | 'p99';
   targetMs: number;
   points: SweepPoint[];
-  /** Highest offered rate that met the target; undefined when even the first did not. */
+  /** Highest offered rate that met the target; undefined when none did. */
   knee: number | undefined;
+  /** Lowest offered rate the run could not keep up with (overloaded or erred); undefined when none. */
+  overload: number | undefined;
 };
 
 export type SweepOptions = {
@@ -53,7 +55,11 @@ export type SweepOptions = {
   percentile: 'p95' | 'p99';
   targetMs: number;
   measure: (rate: number) => Promise<RunAtRate>;
-  /** Consecutive misses before stopping (default 1; 2 rides out one noisy point). */
+  /**
+   * Consecutive misses before stopping (default 1; 2 rides out one noisy point; Infinity keeps
+   * raising the rate past the target until the run overloads, so the chart shows the curve).
+   * An overloaded or erred point always stops the sweep.
+   */
   missesToStop?: number;
   /** Called after each point (progress lines). */
   onPoint?: (point: SweepPoint) => void;
@@ -74,6 +80,7 @@ export function rateSteps(start: number, max: number, factor = 1.5): number[] {
 export async function sweep(options: SweepOptions): Promise<SweepSeries> {
   const points: SweepPoint[] = [];
   let knee: number | undefined;
+  let overload: number | undefined;
   let misses = 0;
   for (const rate of options.rates) {
     const run = await options.measure(rate);
@@ -96,10 +103,14 @@ export async function sweep(options: SweepOptions): Promise<SweepSeries> {
       misses = 0;
     } else {
       misses += 1;
+      if (point.overloaded || point.errors > 0) {
+        overload = rate;
+        break;
+      }
       if (misses >= (options.missesToStop ?? 1)) break;
     }
   }
-  return { label: options.label, percentile: options.percentile, targetMs: options.targetMs, points, knee };
+  return { label: options.label, percentile: options.percentile, targetMs: options.targetMs, points, knee, overload };
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms` : '—');
@@ -116,9 +127,16 @@ export function kneeLines(app: SweepSeries, baseline: SweepSeries): string[] {
   const kneeOf = (series: SweepSeries) => {
     const last = series.points.find((point) => point.offeredRate === series.knee);
     const topped = series.knee !== undefined && series.knee === series.points.at(-1)?.offeredRate;
+    const overloaded = series.points.find((point) => point.offeredRate === series.overload);
+    const overload =
+      series.overload === undefined
+        ? series.points.at(-1)?.isMet === false
+          ? ''
+          : '; not overloaded up to the highest rate tried'
+        : `; overloads at ${series.overload}/s (${overloaded?.achievedRate.toFixed(0)}/s completed, load ${overloaded?.load.toFixed(2)})`;
     return series.knee === undefined
-      ? `${series.label}: no knee (the lowest rate already missed ${series.percentile} ≤ ${series.targetMs} ms)`
-      : `${series.label}: knee ≥ ${series.knee}/s${topped ? ' (the highest rate tried)' : ''} at ${series.percentile} ${ms(last?.[series.percentile] ?? Number.NaN)} (load ${last?.load.toFixed(2)}${last?.rssMb === undefined ? '' : `, RSS ${last.rssMb.toFixed(0)} MB`})`;
+      ? `${series.label}: no knee (no rate met ${series.percentile} ≤ ${series.targetMs} ms)${overload}`
+      : `${series.label}: knee ≥ ${series.knee}/s${topped ? ' (the highest rate tried)' : ''} at ${series.percentile} ${ms(last?.[series.percentile] ?? Number.NaN)} (load ${last?.load.toFixed(2)}${last?.rssMb === undefined ? '' : `, RSS ${last.rssMb.toFixed(0)} MB`})${overload}`;
   };
   const ratio = app.knee !== undefined && baseline.knee !== undefined ? (app.knee / baseline.knee).toFixed(2) : 'n/a';
   return [kneeOf(app), kneeOf(baseline), `knee ratio app / baseline: ${ratio}`];

@@ -1,5 +1,5 @@
 import { createSecretKey } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { REMEMBER_ME_SESSION_DAYS } from '#shared/auth/auth-constants';
 import type { AuthUser, TokenInvalidatedReason } from '#shared/auth/auth-schemas';
 import { SERVER_MESSAGES } from '#shared/messages';
@@ -10,6 +10,7 @@ import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import { toAuthUser } from './auth-user.ts';
 import { type CachedSession, createSessionCache } from './session-cache.ts';
 import type { SessionRecord, SessionRepository } from './session-repository.ts';
+import { verifyHs256 } from './token-verify.ts';
 import type { UserRepository } from './user-repository.ts';
 
 const HOUR_MS = 3_600_000;
@@ -99,7 +100,8 @@ export function createSessionService(deps: SessionServiceDeps) {
   };
 
   // The HMAC key as one KeyObject, which jose converts once and caches: given the raw bytes, it
-  // imports them again on every sign and verify (crypto.subtle.importKey), costlier than the HMAC.
+  // imports them again on every sign (crypto.subtle.importKey), costlier than the HMAC. Verifying
+  // does not go through jose at all (token-verify.ts: node:crypto, synchronous).
   const tokenKey = createSecretKey(deps.tokenKey);
 
   const sign = (session: { id: string; userId: string }, issuedAt: Date, expiresAt: Date) =>
@@ -111,24 +113,14 @@ export function createSessionService(deps: SessionServiceDeps) {
       .setExpirationTime(seconds(expiresAt))
       .sign(tokenKey);
 
-  /** Verifies signature, algorithm and exp, then the session row: live, not revoked, same user. */
+  /**
+   * Verifies signature, algorithm, issuer and exp (node:crypto, synchronously: token-verify.ts),
+   * then the session row: live, not revoked, same user.
+   */
   const verify = async (token: string, check: SessionCheck) => {
-    let payload: { sub?: string; sid?: unknown; iat?: number; exp?: number };
-    try {
-      ({ payload } = await jwtVerify(token, tokenKey, {
-        algorithms: [TOKEN_ALGORITHM],
-        issuer: TOKEN_ISSUER,
-        currentDate: clock.now(),
-        requiredClaims: ['sub', 'sid', 'iat', 'exp'],
-      }));
-    } catch (error) {
-      if (!(error instanceof joseErrors.JOSEError)) throw error;
-      throw unauthorized(SERVER_MESSAGES.invalidToken);
-    }
-    const { sub, sid, iat, exp } = payload;
-    if (typeof sid !== 'string' || typeof sub !== 'string' || !iat || !exp || !isUuid(sid)) {
-      throw unauthorized(SERVER_MESSAGES.invalidToken);
-    }
+    const claims = verifyHs256(token, deps.tokenKey, { issuer: TOKEN_ISSUER, now: clock.now() });
+    if (!claims || !isUuid(claims.sid)) throw unauthorized(SERVER_MESSAGES.invalidToken);
+    const { sub, sid, iat, exp } = claims;
     const session = await liveSession(sid, check);
     const now = clock.now();
     if (!session || session.userId !== sub) throw unauthorized(SERVER_MESSAGES.invalidToken);
