@@ -179,6 +179,17 @@ describe.runIf(onPostgres)('kill -9 in the middle of a burst', () => {
         }, 30_000).catch((error: unknown) => {
           throw new Error(`${String(error)}: ${left} left\n${second.output.join('').slice(-3000)}`);
         });
+        // Exactly once (docs/decisions/0035): no socket had the conversation on screen, so each
+        // user's one collapsed notification counts every message received — none twice, across
+        // the kill and the restart's drain.
+        const counts = await client.query(
+          `select user_id, reference_id, collapse_count from notifications where type = 'message'`,
+        );
+        const byUser = new Map(counts.rows.map((row) => [`${row.user_id}:${row.reference_id}`, row.collapse_count]));
+        for (const sender of senders) {
+          const partner = senders.find((other) => other.pair === sender.pair && other !== sender) as Sender;
+          expect(byUser.get(`${partner.user.userId}:${sender.pair.conversationId}`)).toBe(sender.texts.length);
+        }
       } finally {
         await client.end();
       }

@@ -38,7 +38,8 @@ import { parseInput } from '../../validation.ts';
 import type { SyncSource } from '../sync/sync-service.ts';
 import type { ConversationAccess, ConversationRepository, ConversationView } from './conversation-repository.ts';
 import type { Membership, MembershipCache } from './conversation-membership.ts';
-import type { PendingDelivery } from './delivery-repository.ts';
+import type { DeliveryRows } from './delivery-drain.ts';
+import type { OwedGuard, PendingDelivery } from './delivery-repository.ts';
 import type { MessageRepository, MessageRow } from './message-repository.ts';
 import { createLanes } from './sender-lanes.ts';
 
@@ -63,9 +64,11 @@ export type ChatRealtime = {
 
 /** The notifications feature as the chat sees it (app.ts passes its service). */
 export type ChatNotifier = {
-  notifyMessage(
+  /** Stores the notification only while `owed` (run in the same statement) returns a row. */
+  notifyMessageOnce(
     recipientId: string,
     message: { conversationId: string; senderName: string; preview: string },
+    owed: OwedGuard,
   ): Promise<unknown>;
   notifyMatch(
     userId: string,
@@ -277,10 +280,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * by side (at most `DELIVERY_CONCURRENCY` at once); within one, in message order, with one
    * presence lookup for the group.
    */
-  const deliverNotifications = async (
-    batch: readonly PendingDelivery[],
-    done: (messageId: string) => Promise<void>,
-  ): Promise<void> => {
+  const deliverNotifications = async (batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void> => {
     const groups = new Map<string, PendingDelivery[]>();
     for (const pending of batch) {
       const key = `${pending.receiverId}:${pending.conversationId}`;
@@ -293,14 +293,15 @@ export function createChatService(deps: ChatServiceDeps) {
       const isQuiet =
         !deps.notifier || head.isReceiverMuted || (await realtime.isViewing(head.receiverId, head.conversationId));
       for (const pending of group) {
-        if (!isQuiet) {
-          await deps.notifier?.notifyMessage(pending.receiverId, {
-            conversationId: pending.conversationId,
-            senderName: pending.senderName,
-            preview: pending.text,
-          });
+        if (isQuiet || !deps.notifier) await rows.done(pending.messageId);
+        else {
+          // One statement: the notification and its row's delete (exactly once, docs/decisions/0035).
+          await deps.notifier.notifyMessageOnce(
+            pending.receiverId,
+            { conversationId: pending.conversationId, senderName: pending.senderName, preview: pending.text },
+            rows.owed(pending.messageId),
+          );
         }
-        await done(pending.messageId);
       }
     };
     const queue = [...groups.values()];

@@ -1,6 +1,9 @@
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
-import type { DeliveryRepository, PendingDelivery } from './delivery-repository.ts';
+import type { DeliveryRepository, OwedGuard, PendingDelivery } from './delivery-repository.ts';
+
+/** How a drain's `deliver` retires each row: with its notification (`owed`), or without one (`done`). */
+export type DeliveryRows = { owed(messageId: string): OwedGuard; done(messageId: string): Promise<void> };
 
 /** A lease a drain holds on its rows; a holder that died is replaced after it. */
 export const DELIVERY_LEASE_MS = 15_000;
@@ -13,16 +16,18 @@ export type DeliveryDrain = ReturnType<typeof createDeliveryDrain>;
  * and push, off the send path, coalesced (one claim per batch, one presence lookup per recipient
  * and conversation in a batch) and durable (each row was written by the message's own statement
  * and is deleted only once done, so a process killed right after an ack leaves it to the next
- * drain: at start, on a timer, or on any node's next message). At least once: a kill between a
- * notification's commit and its row's delete repeats that one notification after the restart.
+ * drain: at start, on a timer, or on any node's next message). Exactly once: a row is deleted by
+ * the very statement that stores its notification (docs/decisions/0035), so a kill leaves either
+ * both or neither, and two drains holding one row (a lease taken over) notify once.
  */
 export function createDeliveryDrain(deps: {
   deliveries: DeliveryRepository;
   /**
-   * The batch's notifications, in order (skipping muted and on-screen conversations); calls
-   * `done` with each message id as soon as its notification is stored.
+   * The batch's notifications, in order (skipping muted and on-screen conversations). Each
+   * notification is written by one statement with `owed(messageId)` (which deletes the row) as
+   * its guard; a skipped one calls `done(messageId)`.
    */
-  deliver(batch: readonly PendingDelivery[], done: (messageId: string) => Promise<void>): Promise<void>;
+  deliver(batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void>;
   clock: Clock;
   logger: Logger;
   /** Take over every lease at start: true when this is the only node (embedded). */
@@ -39,9 +44,12 @@ export function createDeliveryDrain(deps: {
       const staleBefore = takeOverAll ? new Date(now.getTime() + 1) : new Date(now.getTime() - DELIVERY_LEASE_MS);
       const batch = await deps.deliveries.claim(now, staleBefore, BATCH);
       if (batch.length === 0) return;
-      // Each row goes as soon as its notification is stored: a process killed mid-batch repeats
-      // at most the one notification in flight (docs/decisions/0020), not the whole batch.
-      await deps.deliver(batch, (messageId) => deps.deliveries.complete([messageId]));
+      // Each row goes in the statement that stores its notification (docs/decisions/0035): a
+      // process killed mid-batch leaves exactly the rows whose notification is not stored.
+      await deps.deliver(batch, {
+        owed: (messageId) => deps.deliveries.owed(messageId),
+        done: (messageId) => deps.deliveries.complete([messageId]),
+      });
       if (batch.length < BATCH) return;
     }
   };

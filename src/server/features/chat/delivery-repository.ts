@@ -1,6 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../sync/change-log-repository.ts';
+
+/** A data-modifying statement that returns a row while a message's notification is still owed. */
+export type OwedGuard = SQL;
 
 /** A stored message whose notification and push are still owed. */
 export type PendingDelivery = {
@@ -59,7 +62,16 @@ export function createDeliveryRepository(db: Database) {
       }));
     },
 
-    /** Done: the rows go (one statement for the batch). */
+    /**
+     * The guard of a message's notification (docs/decisions/0035): deletes the row and returns it
+     * while it is still there. Run inside the notification's own statement, the row goes exactly
+     * when the notification is stored; a second drain holding the same row finds nothing.
+     */
+    owed(messageId: string): OwedGuard {
+      return sql`delete from chat_deliveries where message_id = ${messageId}::uuid returning message_id`;
+    },
+
+    /** Done without a notification (muted, on screen): the rows go (one statement for the batch). */
     async complete(messageIds: readonly string[]): Promise<void> {
       if (messageIds.length === 0) return;
       const ids = sql.join(

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, getTableColumns, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type NotificationRow, notifications, streakReminders, users } from '../../db/schema/index.ts';
+import { rowsOf } from '../sync/change-log-repository.ts';
 
 export type NotificationRecord = NotificationRow;
 
@@ -17,6 +18,44 @@ export type NewNotification = {
 };
 
 export type NotificationFilter = { type?: string; isRead?: boolean };
+
+/** A data-modifying statement run with a notification's write: the write happens only when it returns a row. */
+export type NotificationGuard = SQL;
+
+/** The count `upsertCollapsed` renders a collapsed body with, replaced in SQL by the real one. */
+const COUNT_MARKER = 987_654_321_012;
+
+type StoredRow = {
+  id: string;
+  user_id: string;
+  type: string;
+  priority: string;
+  title: string;
+  body: string;
+  is_read: boolean;
+  created_at: Date | string;
+  reference_id: string | null;
+  reference_type: string | null;
+  collapse_key: string | null;
+  collapse_count: number | string;
+  unread_before: number | string;
+  has_push: boolean;
+};
+
+const recordOf = (row: StoredRow): NotificationRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  type: row.type,
+  priority: row.priority,
+  title: row.title,
+  body: row.body,
+  isRead: row.is_read,
+  createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+  referenceId: row.reference_id,
+  referenceType: row.reference_type,
+  collapseKey: row.collapse_key,
+  collapseCount: Number(row.collapse_count),
+});
 
 export type NotificationRepository = ReturnType<typeof createNotificationRepository>;
 
@@ -39,60 +78,58 @@ export function createNotificationRepository(db: Database) {
 
     /**
      * Stores a notification that collapses into the owner's unread one with the same key: that one
-     * is updated (count + 1, new texts, moved to now) instead of a second being created. `bodyFor`
-     * gets the new count. Safe under concurrency: the partial unique index lets only one unread row
-     * per key exist, and a lost insert race retries as an update. A collapse also answers the
-     * owner's unread count (read by the same statement: the row was unread and stays so), which
-     * saves the caller a query on a chat message's path (QUALITY 26).
+     * is updated (count + 1, new texts, moved to now) instead of a second being created — **one
+     * statement** (`INSERT … ON CONFLICT` on the partial unique index of unread keys, so concurrent
+     * writers of one key serialize on it and none is lost). The collapsed body is rendered by
+     * `bodyFor(count)` with a marker count and the marker replaced by the new count in SQL, so
+     * `bodyFor` must write the count as digits. The statement also answers the owner's unread count
+     * and whether the owner has any push subscription (so a push with nowhere to go reads nothing).
+     *
+     * `owed`, when given, is a data-modifying statement (e.g. deleting the durable record that the
+     * notification is owed, docs/decisions/0035) run as a CTE of the same statement: the
+     * notification is written only when it returns a row, and both commit or neither does, so a
+     * record is turned into its notification exactly once. Undefined: `owed` returned nothing.
      */
     async upsertCollapsed(
       row: NewNotification & { collapseKey: string },
       bodyFor: (count: number) => string,
-    ): Promise<{ record: NotificationRecord; isNew: boolean; unreadCount?: number }> {
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const [collapsed] = await db
-          .update(notifications)
-          .set({
-            collapseCount: sql`${notifications.collapseCount} + 1`,
-            title: row.title,
-            priority: row.priority,
-            referenceId: row.referenceId,
-            referenceType: row.referenceType,
-            createdAt: row.createdAt,
-          })
-          .where(
-            and(
-              eq(notifications.userId, row.userId),
-              eq(notifications.collapseKey, row.collapseKey),
-              eq(notifications.isRead, false),
-            ),
-          )
-          .returning({
-            ...getTableColumns(notifications),
-            unreadCount: sql<number>`(select count(*)::int from notifications n
-              where n.user_id = ${row.userId} and n.is_read = false)`,
-          });
-        if (collapsed) {
-          const { unreadCount, ...updated } = collapsed;
-          const body = bodyFor(updated.collapseCount);
-          const [withBody] = await db
-            .update(notifications)
-            .set({ body })
-            .where(and(eq(notifications.id, updated.id), eq(notifications.collapseCount, updated.collapseCount)))
-            .returning();
-          return { record: withBody ?? { ...updated, body }, isNew: false, unreadCount: Number(unreadCount) };
-        }
-        const [created] = await db
-          .insert(notifications)
-          .values(row)
-          .onConflictDoNothing({
-            target: [notifications.userId, notifications.collapseKey],
-            where: sql`${notifications.isRead} = false and ${notifications.collapseKey} is not null`,
-          })
-          .returning();
-        if (created) return { record: created, isNew: true };
-      }
-      throw new Error('notifications: could not collapse a notification after 3 attempts');
+      owed?: NotificationGuard,
+    ): Promise<
+      { record: NotificationRecord; isNew: boolean; unreadCount: number; hasPushSubscription: boolean } | undefined
+    > {
+      const template = bodyFor(COUNT_MARKER);
+      const collapsedBody = template.includes(String(COUNT_MARKER))
+        ? sql`replace(${template}::text, ${String(COUNT_MARKER)}::text, (n.collapse_count + 1)::text)`
+        : sql`${template}::text`;
+      const [stored] = rowsOf<StoredRow>(
+        await db.execute(sql`
+          with owed as (${owed ?? sql`select 1`}),
+          upserted as (
+            insert into notifications as n (user_id, type, priority, title, body, reference_id, reference_type,
+              collapse_key, created_at)
+            select ${row.userId}::uuid, ${row.type}::text, ${row.priority}::text, ${row.title}::text,
+              ${row.body}::text, ${row.referenceId}::text, ${row.referenceType}::text, ${row.collapseKey}::text,
+              ${row.createdAt}::timestamptz
+            where exists (select 1 from owed)
+            on conflict (user_id, collapse_key) where is_read = false and collapse_key is not null
+            do update set collapse_count = n.collapse_count + 1, title = excluded.title, body = ${collapsedBody},
+              priority = excluded.priority, reference_id = excluded.reference_id,
+              reference_type = excluded.reference_type, created_at = excluded.created_at
+            returning n.*)
+          select u.*, (select count(*)::int from notifications c where c.user_id = ${row.userId}::uuid
+              and c.is_read = false) as unread_before,
+            exists (select 1 from push_subscriptions s where s.user_id = ${row.userId}::uuid) as has_push
+          from upserted u`),
+      );
+      if (!stored) return undefined;
+      const isNew = Number(stored.collapse_count) === 1;
+      // The count was read from the statement's snapshot: a new row is not in it yet, a collapsed one is.
+      return {
+        record: recordOf(stored),
+        isNew,
+        unreadCount: Number(stored.unread_before) + (isNew ? 1 : 0),
+        hasPushSubscription: stored.has_push,
+      };
     },
 
     async list(

@@ -15,7 +15,7 @@ import { madridDayKey } from '#shared/time/madrid-calendar';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { NotificationRecord, NotificationRepository } from './notification-repository.ts';
+import type { NotificationGuard, NotificationRecord, NotificationRepository } from './notification-repository.ts';
 
 /** Where notification events go: the owner's sockets only (`user:<id>`), on every node. */
 export type NotificationRealtime = {
@@ -29,6 +29,11 @@ export type PushMessage = {
   ttlSeconds: number;
   /** The settings switch that must be on for this push; null: always pushed. */
   setting: NotificationSwitch | null;
+  /**
+   * False when the statement that stored the notification saw no push subscription of the user:
+   * the push is dropped without reading anything. Undefined: not known, the push feature looks.
+   */
+  hasSubscription?: boolean;
 };
 
 /** The push feature as notifications see it: fire and forget, never throws, never waits. */
@@ -130,23 +135,26 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     return count;
   };
 
-  const notify = async (userId: string, input: NotifyInput): Promise<Notification> => {
-    const row = {
-      userId,
-      type: input.type,
-      priority: input.priority ?? 'normal',
-      title: input.title,
-      body: input.body,
-      referenceId: input.referenceId ?? null,
-      referenceType: input.referenceType ?? null,
-      collapseKey: input.collapseKey ?? null,
-      createdAt: clock.now(),
-    };
-    const stored = input.collapseKey
-      ? await notifications.upsertCollapsed({ ...row, collapseKey: input.collapseKey }, (count) =>
-          count >= 2 && input.collapsedBody ? input.collapsedBody(count) : input.body,
-        )
-      : { record: await notifications.insert(row), unreadCount: undefined };
+  const rowOf = (userId: string, input: NotifyInput) => ({
+    userId,
+    type: input.type,
+    priority: input.priority ?? 'normal',
+    title: input.title,
+    body: input.body,
+    referenceId: input.referenceId ?? null,
+    referenceType: input.referenceType ?? null,
+    collapseKey: input.collapseKey ?? null,
+    createdAt: clock.now(),
+  });
+  const collapsedBodyOf = (input: NotifyInput) => (count: number) =>
+    count >= 2 && input.collapsedBody ? input.collapsedBody(count) : input.body;
+
+  /** After the write: the owner's sockets, the unread count, the push. */
+  const announce = async (
+    userId: string,
+    input: NotifyInput,
+    stored: { record: NotificationRecord; unreadCount?: number; hasPushSubscription?: boolean },
+  ): Promise<Notification> => {
     const notification = toNotification(stored.record);
     realtime.emitToUser(userId, NOTIFICATION_EVENT, notification);
     const unread = await emitUnreadCount(userId, stored.unreadCount);
@@ -163,9 +171,32 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       urgency: input.type === 'message' || input.type === 'match' ? 'high' : 'normal',
       ttlSeconds: PUSH_TTL_S[input.type],
       setting: input.setting === undefined ? DEFAULT_SWITCH[input.type] : input.setting,
+      ...(stored.hasPushSubscription === undefined ? {} : { hasSubscription: stored.hasPushSubscription }),
     });
     return notification;
   };
+
+  const notify = async (userId: string, input: NotifyInput): Promise<Notification> => {
+    const row = rowOf(userId, input);
+    const stored = input.collapseKey
+      ? await notifications.upsertCollapsed({ ...row, collapseKey: input.collapseKey }, collapsedBodyOf(input))
+      : { record: await notifications.insert(row), unreadCount: undefined };
+    if (!stored) throw new Error('notifications: a collapsing notification was not stored');
+    return announce(userId, input, stored);
+  };
+
+  /** A new chat message's notification: one unread notification per conversation. */
+  const messageInput = (message: { conversationId: string; senderName: string; preview: string }) =>
+    ({
+      type: 'message',
+      priority: 'normal',
+      title: NOTIFICATION_MESSAGES.messageTitle(message.senderName),
+      body: pushPreview(message.preview),
+      referenceId: message.conversationId,
+      referenceType: 'conversation',
+      collapseKey: `conversation:${message.conversationId}`,
+      collapsedBody: (count) => NOTIFICATION_MESSAGES.messagesCollapsed(count, message.senderName),
+    }) satisfies NotifyInput;
 
   const found = (record: NotificationRecord | undefined): NotificationRecord => {
     if (!record) throw notFound(NOTIFICATION_MESSAGES.notificationNotFound);
@@ -191,16 +222,28 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       recipientId: string,
       message: { conversationId: string; senderName: string; preview: string },
     ): Promise<Notification> {
-      return notify(recipientId, {
-        type: 'message',
-        priority: 'normal',
-        title: NOTIFICATION_MESSAGES.messageTitle(message.senderName),
-        body: pushPreview(message.preview),
-        referenceId: message.conversationId,
-        referenceType: 'conversation',
-        collapseKey: `conversation:${message.conversationId}`,
-        collapsedBody: (count) => NOTIFICATION_MESSAGES.messagesCollapsed(count, message.senderName),
-      });
+      return notify(recipientId, messageInput(message));
+    },
+
+    /**
+     * The same, exactly once per durable record (docs/decisions/0035): `owed` is a data-modifying
+     * statement that returns a row only while the notification is still owed (the chat deletes
+     * its `chat_deliveries` row); it runs inside the notification's own statement, so the record
+     * goes if and only if the notification is stored. Undefined (nothing stored, nothing sent)
+     * when it was no longer owed — another drain, or a process before a crash, already did it.
+     */
+    async notifyMessageOnce(
+      recipientId: string,
+      message: { conversationId: string; senderName: string; preview: string },
+      owed: NotificationGuard,
+    ): Promise<Notification | undefined> {
+      const input = messageInput(message);
+      const stored = await notifications.upsertCollapsed(
+        { ...rowOf(recipientId, input), collapseKey: input.collapseKey },
+        collapsedBodyOf(input),
+        owed,
+      );
+      return stored && announce(recipientId, input, stored);
     },
 
     /** A new match ("entrenamiento"); a superlike match is gated by the `superlikes` switch. */

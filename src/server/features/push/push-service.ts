@@ -124,7 +124,8 @@ export function createPushService(deps: PushServiceDeps) {
 
     /** Queues a push for a user and returns at once; never throws. */
     deliver(userId: string, message: PushMessage): void {
-      if (isClosed) return;
+      // The notification's own statement saw no subscription: nowhere to send, nothing to read.
+      if (isClosed || message.hasSubscription === false) return;
       if (queue.length >= maxQueued) {
         logger.warn({ userId, queued: queue.length }, 'push: queue full, push dropped');
         return;
