@@ -40,7 +40,12 @@ export const APP_ROUTE_PATTERNS = [
  * any unknown path, and the client opens them only for the people allowed (the moderation
  * console, docs/decisions/0033). The router registers APP_ROUTE_PATTERNS and these.
  */
-export const HIDDEN_ROUTE_PATTERNS = ['/moderacion', '/moderacion/registro', '/moderacion/verificaciones'] as const;
+export const HIDDEN_ROUTE_PATTERNS = [
+  '/moderacion',
+  '/moderacion/registro',
+  '/moderacion/verificaciones',
+  '/moderacion/denuncias/$reportId',
+] as const;
 
 /** True when the path (no query) is one of the app's routes. */
 export function isAppRoute(pathname: string): boolean {

@@ -166,6 +166,12 @@ const moderationQueueRoute = createRoute({
   component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationQueuePage'),
 });
 
+const moderationReportRoute = createRoute({
+  getParentRoute: () => moderationLayoutRoute,
+  path: 'moderacion/denuncias/$reportId',
+  component: lazyRouteComponent(() => import('../routes/moderation.tsx'), 'ModerationReportPage'),
+});
+
 const moderationAuditRoute = createRoute({
   getParentRoute: () => moderationLayoutRoute,
   path: 'moderacion/registro',
@@ -230,7 +236,12 @@ export const routeTree = rootRoute.addChildren([
     notificationsRoute,
     editProfileRoute,
   ]),
-  moderationLayoutRoute.addChildren([moderationQueueRoute, moderationVerificationsRoute, moderationAuditRoute]),
+  moderationLayoutRoute.addChildren([
+    moderationQueueRoute,
+    moderationReportRoute,
+    moderationVerificationsRoute,
+    moderationAuditRoute,
+  ]),
   infoLayoutRoute.addChildren([termsRoute, privacyRoute, devOutboxRoute, devUiRoute]),
 ]);
 

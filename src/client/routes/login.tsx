@@ -2,6 +2,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { adoptSignedInSession } from '../features/auth/adopt-session.ts';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { GoogleSignInButton } from '../features/google-sign-in/index.ts';
+import { RestrictedAccountPanel } from '../features/moderation/restricted-account-panel.tsx';
 
 /** /login?error=token_missing: a token was expected but absent (spec 000 §2, §7). */
 const TOKEN_MISSING_NOTICE = 'No hemos encontrado tu sesión. Por favor, inicia sesión de nuevo.';
@@ -23,6 +24,8 @@ export function LoginPage() {
           onSignedIn={(session) => void adoptSignedInSession(session).finally(goHome)}
         />
       )}
+      // A suspended or banned account: why, and its one appeal (features/moderation).
+      renderRestricted={(restriction) => <RestrictedAccountPanel restriction={restriction} />}
       onSignedIn={goHome}
     />
   );

@@ -1,4 +1,5 @@
-import { AuditLog, ModerationLayout, ModerationQueue } from '../features/moderation/index.ts';
+import { useParams } from '@tanstack/react-router';
+import { AuditLog, ModerationLayout, ModerationQueue, ReportDetail } from '../features/moderation/index.ts';
 import { VerificationQueue } from '../features/verification/index.ts';
 
 /** The console's frame (docs/decisions/0033); the router's guard has already refused non-moderators with the 404 page. */
@@ -19,4 +20,10 @@ export function ModerationAuditPage() {
 /** `/moderacion/verificaciones`: verification selfies and re-checks (docs/decisions/0034). */
 export function ModerationVerificationsPage() {
   return <VerificationQueue />;
+}
+
+/** `/moderacion/denuncias/$reportId`: one report, its evidence, the decision. */
+export function ModerationReportPage() {
+  const { reportId } = useParams({ from: '/moderation/moderacion/denuncias/$reportId' });
+  return <ReportDetail key={reportId} reportId={reportId} />;
 }

@@ -4,6 +4,7 @@ import { useSnapshot } from 'valtio';
 import { MessageBanner } from '../../features/chat/index.ts';
 import { unreadState } from '../../features/chat/unread-store.ts';
 import { matchesCountState } from '../../features/matches/index.ts';
+import { ModerationNoticeDialog } from '../../features/moderation/moderation-notice.tsx';
 import { notificationsState, useBellRing } from '../../features/notifications/index.ts';
 import { useMessageAlertsEnabled } from '../../features/settings/index.ts';
 import { streakLabel, useStreak } from '../../features/streak/index.ts';
@@ -43,6 +44,7 @@ function SignedInArea() {
         // The Mensajes screens show every new message themselves.
         isEnabled={isMessageAlertOn && !/^\/messages(\/|$)/.test(pathname)}
       />
+      <ModerationNoticeDialog />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import type { RestrictedAccount } from '#shared/moderation/moderation-schemas';
 import { Link } from '@tanstack/react-router';
 import {
   type FormEvent,
@@ -31,6 +32,11 @@ export type LoginScreenProps = {
    * form is on screen, so it can wait to load Google's script until it is.
    */
   alternativeSignIn?: ReactNode | ((isFormOnScreen: boolean) => ReactNode);
+  /**
+   * What a suspended or banned account sees under the refusal (the appeal form of the moderation
+   * feature, composed by the route).
+   */
+  renderRestricted?: (restriction: RestrictedAccount) => ReactNode;
   /** A notice above the form, e.g. for /login?error=token_missing. */
   notice?: string;
   onSignedIn(): void;
@@ -42,6 +48,7 @@ const footerLinkClasses =
 function LoginForm({
   store,
   alternativeSignIn,
+  renderRestricted,
   notice,
   onSignedIn,
   emailRef,
@@ -176,6 +183,8 @@ function LoginForm({
           Iniciar sesión
         </Button>
       </form>
+      {/* Outside the form: the appeal is a form of its own. */}
+      {snap.status.status === 'error' && snap.status.restriction && renderRestricted?.(snap.status.restriction)}
 
       <div className="flex flex-col gap-4">
         <div className="flex items-center gap-3 text-sm font-medium text-stone-500 dark:text-stone-400">
@@ -213,7 +222,7 @@ function useDelay(ms: number): boolean {
  * Sesión' button, then the form with a way back; on wide screens both side by side, the form
  * appearing after 600 ms.
  */
-export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScreenProps) {
+export function LoginScreen({ alternativeSignIn, renderRestricted, notice, onSignedIn }: LoginScreenProps) {
   usePageTitle('Iniciar sesión');
   const [store] = useState(() => createLoginStore({ readLocation: readLoginLocation, login, signIn }));
   const [view, setView] = useState<'preview' | 'form'>(notice === undefined ? 'preview' : 'form');
@@ -334,6 +343,7 @@ export function LoginScreen({ alternativeSignIn, notice, onSignedIn }: LoginScre
             alternativeSignIn={
               typeof alternativeSignIn === 'function' ? alternativeSignIn(view === 'form' || isWide) : alternativeSignIn
             }
+            renderRestricted={renderRestricted}
             notice={notice}
             onSignedIn={onSignedIn}
             emailRef={emailRef}

@@ -6,11 +6,20 @@ import {
   LoginEmailSchema,
   LoginPasswordSchema,
 } from '#shared/auth/auth-schemas';
+import type { RestrictedAccount } from '#shared/moderation/moderation-schemas';
 import { AUTH_SCREEN_TEXTS } from './auth-texts.ts';
 
 export type LoginField = 'email' | 'password';
 
-export type LoginStatus = { status: 'idle' } | { status: 'submitting' } | { status: 'error'; message: string };
+export type LoginStatus =
+  | { status: 'idle' }
+  | { status: 'submitting' }
+  | {
+      status: 'error';
+      message: string;
+      /** A suspended or banned account: what the server said about it (403 ACCOUNT_RESTRICTED). */
+      restriction?: RestrictedAccount;
+    };
 
 export type LoginState = {
   email: string;
@@ -109,7 +118,9 @@ export function createLoginStore(deps: LoginDependencies) {
         return { outcome: 'signed-in' };
       } catch (error) {
         const message = loginErrorMessage(error);
-        state.status = { status: 'error', message };
+        const failure = error as { errorType?: string; body?: { restriction?: RestrictedAccount } } | null;
+        const restriction = failure?.errorType === 'ACCOUNT_RESTRICTED' ? failure.body?.restriction : undefined;
+        state.status = restriction ? { status: 'error', message, restriction } : { status: 'error', message };
         return { outcome: 'failed', message };
       }
     },

@@ -2,4 +2,7 @@
 export { AuditLog } from './audit-log.tsx';
 export { checkModeratorAccess, useModeratorAccess } from './moderator-access.ts';
 export { ModerationConsoleLink, ModerationLayout } from './moderation-layout.tsx';
+export { ModerationNoticeDialog } from './moderation-notice.tsx';
 export { ModerationQueue } from './moderation-queue.tsx';
+export { ReportDetail } from './report-detail.tsx';
+export { RestrictedAccountPanel } from './restricted-account-panel.tsx';

@@ -1,6 +1,8 @@
 /** The moderation console's calls (docs/decisions/0033); every one answers 404 to non-moderators. */
 import type {
+  AppealRequest,
   AuditList,
+  ModerationNotice,
   DecideAppealRequest,
   LiftRequest,
   ModerationQueue,
@@ -25,6 +27,11 @@ export const moderationApi = {
     }),
   decideAppeal: (appealId: string, body: DecideAppealRequest) =>
     requestJson<Done>(`moderation/appeals/${encodeURIComponent(appealId)}/decide`, { method: 'post', json: body }),
+  /** The person acted on (not the console): their one appeal, the warning notice. */
+  appeal: (body: AppealRequest) => requestJson<Done>('appeals', { method: 'post', json: body }),
+  notice: () => requestJson<ModerationNotice>('appeals/notice'),
+  noticeSeen: (restrictionId: string) =>
+    requestJson<{ success: true }>('appeals/notice/seen', { method: 'post', json: { restrictionId } }),
   audit: (before?: number) =>
     requestJson<AuditList>('moderation/audit', {
       searchParams: before === undefined ? {} : { before: String(before) },
