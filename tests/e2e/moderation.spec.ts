@@ -29,7 +29,7 @@ test('a report in one browser, a suspension in the console in another, its effec
   browser,
   request,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const lucia = await userWithProfile(request, 'Lucía');
   const marcos = await userWithProfile(request, 'Marcos');
   const conversationId = await matchUsers(request, lucia, marcos);

@@ -28,7 +28,11 @@ export function ModerationLayout() {
                 <Link
                   to={section.to}
                   activeOptions={{ exact: true }}
-                  className="block rounded-lg px-3 py-1.5 text-sm font-medium text-stone-700 hover:bg-stone-900/5 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-700 aria-[current=page]:text-white dark:text-stone-200 dark:hover:bg-white/8 dark:focus-visible:outline-brand-400 dark:aria-[current=page]:bg-brand-500 dark:aria-[current=page]:text-stone-950"
+                  className="block rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-400"
+                  activeProps={{ className: 'bg-brand-700 text-white dark:bg-brand-500 dark:text-stone-950' }}
+                  inactiveProps={{
+                    className: 'text-stone-700 hover:bg-stone-900/5 dark:text-stone-200 dark:hover:bg-white/8',
+                  }}
                 >
                   {section.label}
                 </Link>
