@@ -107,6 +107,7 @@ describe(isScaled ? 'moderation actions across two nodes' : 'moderation actions'
     // Every session, on every node: the socket on node B is told and cut, HTTP refuses at once.
     expect(await invalidated).toMatchObject({ reason: 'revoked' });
     expect((await createApi(nodeB).post('/auth/logout', {}, offender.token)).status).toBe(401);
+    await expect(connectSocket(nodeA, { token: offender.token })).rejects.toThrow();
     await eventually(async () => (await createApi(nodeB).get('/auth/validate-session', offender.token)).status === 401);
     // The other side's chat closes (the neutral "ended" state), on the node they are connected to.
     expect(await closedForReporter).toMatchObject({ status: 'blocked' });
