@@ -89,6 +89,7 @@ export default defineConfig({
           'icons/icon-512.png',
           'icons/icon-maskable-512.png',
           'icons/apple-touch-icon.png',
+          'icons/shortcut-*.png',
         ],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },

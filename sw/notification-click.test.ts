@@ -1,5 +1,6 @@
 import { describe, expect, it, type Mock, vi } from 'vitest';
-import { openTarget, pickWindow, resolveClickUrl } from './notification-click.ts';
+import { NAVIGATE_MESSAGE } from '#shared/notifications/push-schemas';
+import { askPageToNavigate, openTarget, pickWindow, resolveClickUrl } from './notification-click.ts';
 
 const origin = 'https://entreno.example';
 
@@ -72,5 +73,39 @@ describe('openTarget', () => {
     const clients = fakeClients([home]);
     await openTarget(clients as unknown as Clients, `${origin}/messages/abc`, origin);
     expect(clients.openWindow).toHaveBeenCalledWith(`${origin}/messages/abc`);
+  });
+
+  it('lets an open page navigate in place when it answers, without reloading the window', async () => {
+    const home = fakeWindow(`${origin}/home`);
+    const received: unknown[] = [];
+    const page = Object.assign(home, {
+      postMessage: vi.fn((message: unknown, [port]: MessagePort[]) => {
+        received.push(message);
+        port?.postMessage({ ok: true });
+      }),
+    });
+    const clients = fakeClients([page]);
+    await openTarget(clients as unknown as Clients, `${origin}/messages/abc?x=1`, origin);
+    expect(received).toEqual([{ type: NAVIGATE_MESSAGE, url: '/messages/abc?x=1' }]);
+    expect(home.focus).toHaveBeenCalledOnce();
+    expect(home.navigate).not.toHaveBeenCalled();
+    expect(clients.openWindow).not.toHaveBeenCalled();
+  });
+
+  it('navigates the window itself when the page says it could not', async () => {
+    const home = Object.assign(fakeWindow(`${origin}/home`), {
+      postMessage: vi.fn((_message: unknown, [port]: MessagePort[]) => port?.postMessage({ ok: false })),
+    });
+    const clients = fakeClients([home]);
+    await openTarget(clients as unknown as Clients, `${origin}/notifications`, origin);
+    expect(home.navigate).toHaveBeenCalledWith(`${origin}/notifications`);
+  });
+});
+
+describe('askPageToNavigate', () => {
+  it('gives up when the page never answers', async () => {
+    const silent = Object.assign(fakeWindow(`${origin}/home`), { postMessage: vi.fn() });
+    expect(await askPageToNavigate(silent, `${origin}/messages/abc`, 20)).toBe(false);
+    expect(silent.postMessage).toHaveBeenCalledOnce();
   });
 });

@@ -6,6 +6,7 @@
 import { registerAccount } from './helpers/accounts.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { matchedPair, pageFor, signIn } from './helpers/chat-setup.ts';
+import { fakeInstallPrompt, IPHONE_SAFARI_USER_AGENT, markMomentOfValue } from './helpers/install.ts';
 import { expect, type Page, test } from './helpers/test.ts';
 
 const THEMES = ['light', 'dark'] as const;
@@ -65,6 +66,41 @@ for (const theme of THEMES) {
       await expect(page.getByText(landmark).filter({ visible: true }).first()).toBeVisible({ timeout: 15_000 });
       found.push(...(await seriousViolations(page)));
     }
+    expect(found).toEqual([]);
+  });
+
+  test(`the install card and the iPhone install sheet pass axe in the ${theme} theme`, async ({ browser, request }) => {
+    const { a } = await matchedPair(request);
+    const page = await pageFor(browser, a);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await useTheme(page, theme);
+    await fakeInstallPrompt(page);
+    await markMomentOfValue(page);
+    await page.goto('/matches');
+    await expect(page.getByRole('region', { name: 'Instalar Entreno' })).toBeVisible({ timeout: 15_000 });
+    const found: string[] = await seriousViolations(page);
+    await page.context().close();
+
+    const iphone = await browser.newContext({
+      userAgent: IPHONE_SAFARI_USER_AGENT,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await iphone.addInitScript(
+      ({ token, stored }) => {
+        window.localStorage.setItem('token', token);
+        window.localStorage.setItem('user', stored);
+      },
+      { token: a.token, stored: JSON.stringify(a.user) },
+    );
+    const phone = await iphone.newPage();
+    await useTheme(phone, theme);
+    await phone.goto('/config');
+    await phone.getByRole('button', { name: 'Instalar Entreno' }).click();
+    await expect(phone.getByRole('list', { name: 'Pasos para instalar' })).toBeVisible();
+    found.push(...(await seriousViolations(phone)));
+    await iphone.close();
     expect(found).toEqual([]);
   });
 }

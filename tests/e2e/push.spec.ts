@@ -1,3 +1,4 @@
+import { matchedPair, pageFor } from './helpers/chat-setup.ts';
 import { type BrowserContext, type CDPSession, expect, type Page, test, type Worker } from './helpers/test.ts';
 
 /**
@@ -180,4 +181,60 @@ test('an unreadable push still shows a notification that opens the notifications
   await expect.poll(async () => (await shownNotifications(page)).length).toBe(1);
   const [shown] = await shownNotifications(page);
   expect(shown).toMatchObject({ title: 'Entreno', tag: 'entreno', data: { url: '/notifications' } });
+});
+
+test('a tap with the app open navigates it in place: no reload, the draft and the list scroll stay', async ({
+  browser,
+  request,
+}) => {
+  const { a, conversationId } = await matchedPair(request);
+  const page = await pageFor(browser, a);
+  await page.context().grantPermissions(['notifications']);
+  await page.setViewportSize({ width: 390, height: 500 });
+  await page.goto(`/messages/${conversationId}`);
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  const worker =
+    page
+      .context()
+      .serviceWorkers()
+      .find((candidate) => new URL(candidate.url()).pathname === '/sw.js') ??
+    (await page.context().waitForEvent('serviceworker'));
+  await page.getByPlaceholder('Escribe un mensaje...').fill('Borrador a medias');
+  // Anything a reload would lose: a value kept only in this page's memory.
+  await page.evaluate(() => {
+    (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+  });
+  let documentLoads = 0;
+  page.on('load', () => {
+    documentLoads += 1;
+  });
+
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    await registration.showNotification('Nueva notificación', {
+      tag: 'tap-in-place',
+      data: { url: '/notifications' },
+    });
+  });
+  await worker.evaluate(async (tag) => {
+    const scope = self as unknown as {
+      registration: { getNotifications(filter: { tag: string }): Promise<Notification[]> };
+      NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+      dispatchEvent(event: Event): boolean;
+    };
+    const [notification] = await scope.registration.getNotifications({ tag });
+    if (!notification) throw new Error(`no notification tagged ${tag}`);
+    scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
+  }, 'tap-in-place');
+
+  await expect(page).toHaveURL(/\/notifications$/);
+  await expect(page.getByRole('heading', { name: 'Notificaciones', level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  expect(documentLoads).toBe(0);
+
+  // Back in the conversation, the unsent draft is where it was.
+  await page.goBack();
+  await expect(page.getByPlaceholder('Escribe un mensaje...')).toHaveValue('Borrador a medias');
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  await page.context().close();
 });

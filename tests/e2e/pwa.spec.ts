@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, chromium, expect, type Page, test } from './helpers/test.ts';
+import { matchedPair, pageFor } from './helpers/chat-setup.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 
 /** The PWA contract (QUALITY 18): manifest, icons, installability, offline shell. */
@@ -88,6 +89,68 @@ test('the manifest is linked, served and complete', async ({ page, request }) =>
   }
 });
 
+test('the manifest has Spanish shortcuts with icons, phone screenshots of the real app and focus-existing launches', async ({
+  request,
+}) => {
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
+    shortcuts: Array<{ name: string; short_name: string; description: string; url: string; icons: ManifestIcon[] }>;
+    screenshots: Array<{ src: string; sizes: string; type: string; form_factor: string; label: string }>;
+    launch_handler: { client_mode: string[] | string };
+    display_override: string[];
+    description: string;
+  };
+  expect(manifest.shortcuts.map((shortcut) => [shortcut.name, shortcut.url])).toEqual([
+    ['Conectar', '/home'],
+    ['Mensajes', '/messages'],
+    ['Notificaciones', '/notifications'],
+  ]);
+  for (const shortcut of manifest.shortcuts) {
+    const [icon] = shortcut.icons;
+    expect(icon, `${shortcut.name} icon`).toBeDefined();
+    const png = await fetchPng(request, icon?.src ?? '');
+    expect(`${png.width}x${png.height}`).toBe(icon?.sizes);
+    expect(png.width).toBeGreaterThanOrEqual(96);
+  }
+  expect(manifest.screenshots.length).toBeGreaterThanOrEqual(1);
+  for (const screenshot of manifest.screenshots) {
+    expect(screenshot.form_factor).toBe('narrow');
+    expect(screenshot.type).toBe('image/png');
+    const png = await fetchPng(request, screenshot.src);
+    expect(`${png.width}x${png.height}`, screenshot.src).toBe(screenshot.sizes);
+    // Chromium's rules for the rich install sheet: a phone's proportions, no side over 2.3× the other.
+    expect(png.height).toBeGreaterThan(png.width);
+    expect(png.height / png.width).toBeLessThanOrEqual(2.3);
+  }
+  // Every text the install sheet reads is Spanish (no English left from a template).
+  const texts = [
+    manifest.description,
+    ...manifest.shortcuts.flatMap((shortcut) => [shortcut.name, shortcut.short_name, shortcut.description]),
+    ...manifest.screenshots.map((screenshot) => screenshot.label),
+  ];
+  for (const text of texts) expect(text).not.toMatch(/\b(the|your|and|with|open|home|screen)\b/i);
+  expect([manifest.launch_handler.client_mode].flat()[0]).toBe('focus-existing');
+  expect(manifest.display_override).toContain('standalone');
+});
+
+test('each shortcut opens its screen for a signed-in person', async ({ browser, request }) => {
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
+    shortcuts: Array<{ name: string; url: string }>;
+  };
+  const { a } = await matchedPair(request);
+  const page = await pageFor(browser, a);
+  const landmarks: Record<string, RegExp> = {
+    Conectar: /^Conectar$/,
+    Mensajes: /^Mensajes \(\d+\)$/,
+    Notificaciones: /^Notificaciones$/,
+  };
+  for (const shortcut of manifest.shortcuts) {
+    await page.goto(shortcut.url);
+    await expect(page).toHaveURL(new RegExp(`${shortcut.url}$`));
+    await expect(page.getByRole('heading', { level: 1, name: landmarks[shortcut.name] })).toBeVisible();
+  }
+  await page.context().close();
+});
+
 test('the page links a favicon and a 180 × 180 touch icon', async ({ page, request }) => {
   await page.goto('/login');
   const touchIcon = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
@@ -122,6 +185,20 @@ test('Chromium finds the app installable once the worker is active', async ({ ba
     expect(errors).toEqual([]);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
     expect(installabilityErrors).toEqual([]);
+    // What the browser parsed (not only what the server sent): the install sheet reads these.
+    const { manifest } = (await cdp.send('Page.getAppManifest')) as unknown as {
+      manifest?: {
+        shortcuts?: Array<{ name: string; url: string }>;
+        screenshots?: Array<{ url: string; formFactor?: string; label?: string }>;
+        launchHandler?: { clientMode?: string };
+      };
+    };
+    if (manifest) {
+      expect(manifest.shortcuts?.map((shortcut) => shortcut.name)).toEqual(['Conectar', 'Mensajes', 'Notificaciones']);
+      expect(manifest.screenshots?.length).toBeGreaterThan(0);
+      // CDP spells the enum as Chromium does internally ("kNarrow").
+      for (const screenshot of manifest.screenshots ?? []) expect(screenshot.formFactor).toMatch(/^k?narrow$/i);
+    }
   } finally {
     await context.close();
     rmSync(profileDir, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { isProtectedPath } from '#shared/routes';
+import { startAppNavigation } from '../services/app-launch.ts';
+import { startInstallPrompt } from '../services/install-prompt.ts';
 import { onSignIn, onSignOut, session, startSession } from '../services/session.ts';
 import { serviceWorkerUpdates } from '../services/sw-registration.ts';
 import { toast } from '../ui/toast-store.ts';
@@ -37,6 +39,14 @@ serviceWorkerUpdates.subscribe(() => {
     action: { label: 'Actualizar', onClick: () => update.apply() },
   });
 });
+
+// Issue #22: a notification tapped with this window open, or a launch of the installed app (its
+// icon, a shortcut) that focused this window, shows its screen here in place: no reload, so
+// drafts, scroll positions and everything in memory stay.
+startAppNavigation((path) => router.navigate({ href: path }));
+// Chromium fires `beforeinstallprompt` once per load, early: captured here for the install card
+// and the /config entry (features/install).
+startInstallPrompt();
 
 startSession({
   onSignedOut(reason) {

@@ -1,4 +1,5 @@
 import { SignOutButton } from '../features/auth/sign-out-button.tsx';
+import { InstallEntry } from '../features/install/index.ts';
 import { setNotificationSoundOn, useNotificationSoundOn } from '../features/notifications/index.ts';
 import { ModerationConsoleLink, useModeratorAccess } from '../features/moderation/index.ts';
 import { AccountDataActions } from '../features/safety/index.ts';
@@ -33,7 +34,7 @@ function ModerationEntry() {
 /**
  * Settings (spec 001 §2); sign-out comes from the auth feature, the sound switch from notifications,
  * "Descargar mis datos" and "Eliminar mi cuenta" from safety, the console link (moderators only) from
- * moderation, "Verificar perfil" from verification.
+ * moderation, "Verificar perfil" from verification, "Instalar Entreno" from install.
  */
 export function ConfigPage() {
   const searchDistance = useSearchDistance();
@@ -49,6 +50,7 @@ export function ConfigPage() {
         </>
       )}
       renderVerifyProfile={() => <VerifyProfile />}
+      renderInstallEntry={() => <InstallEntry />}
     />
   );
 }

@@ -11,8 +11,10 @@ import {
   useCurrentUserId,
 } from '../features/profile/index.ts';
 import { SafetyButtons } from '../features/safety/index.ts';
+import { useIsOnline, useReloadWhenOnline } from '../services/network.ts';
 import { Button } from '../ui/button.tsx';
 import { AlertCircleIcon } from '../ui/icons.tsx';
+import { OfflinePlaceholder } from '../ui/offline-placeholder.tsx';
 
 function HomeTitle() {
   return <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 dark:text-white">Conectar</h1>;
@@ -32,8 +34,18 @@ export function HomePage() {
 
   const onComplete = useCallback((profile: OwnProfile) => setOwnProfile(profile), []);
   const current = own.current;
+  const isOnline = useIsOnline();
+  useReloadWhenOnline(current.status === 'error', () => loadOwnProfile(userId));
 
   if (current.status === 'missing') return <ProfileWizard userId={userId} onComplete={onComplete} />;
+  if (current.status === 'error' && !isOnline) {
+    return (
+      <div className="mx-auto flex w-full max-w-md flex-col gap-4">
+        <HomeTitle />
+        <OfflinePlaceholder />
+      </div>
+    );
+  }
   if (current.status === 'error') {
     return (
       <div className="mx-auto flex w-full max-w-md flex-col gap-4">

@@ -254,6 +254,10 @@ export const SAVED_AT = {
   notificationsUnread: 'notifications:unread',
   deck: 'saved:deck',
   ownProfile: 'saved:ownProfile',
+  /** The first page of conversations was answered once here (issue #22: offline, none is "empty"). */
+  conversations: 'saved:conversations',
+  /** The settings as the server last confirmed them, as JSON (issue #22: /config offline). */
+  settings: 'saved:settings',
 } as const;
 
 /**

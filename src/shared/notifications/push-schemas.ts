@@ -146,3 +146,12 @@ export function parsePushPayload(data: unknown): PushPayload | null {
  */
 export const PRESENCE_VISIBLE_EVENT = 'presence:visible';
 export const PRESENCE_HIDDEN_EVENT = 'presence:hidden';
+
+/**
+ * What the worker posts to an open window when a notification is tapped (issue #22): the app path
+ * to show. The page answers `{ ok: true }` on the message's port once its router took it, so the
+ * page navigates in place (drafts, scroll and everything in memory survive); without that answer
+ * the worker falls back to reloading the window there.
+ */
+export const NAVIGATE_MESSAGE = 'ENTRENO_NAVIGATE';
+export type NavigateMessage = { type: typeof NAVIGATE_MESSAGE; url: string };

@@ -18,7 +18,26 @@ export type ShellStatus = {
   isBellRinging?: boolean;
   /** "¡Primer día!" or "Racha: N días"; null hides it. */
   streakLabel?: string | null;
+  /** The browser is offline and the page on screen does not say so itself: the frame says "Sin conexión". */
+  isOfflineShown?: boolean;
 };
+
+/** Issue #22: every signed-in screen opened offline says so, next to what the device holds. */
+function OfflineBadge({ className }: { className?: string }) {
+  return (
+    <p
+      role="status"
+      data-testid="offline-badge"
+      className={cx(
+        'inline-flex items-center gap-1.5 rounded-full bg-stone-100 px-3 py-1 text-xs font-semibold text-stone-800 ring-1 ring-inset ring-stone-300 dark:bg-stone-800 dark:text-stone-100 dark:ring-stone-700',
+        className,
+      )}
+    >
+      <span aria-hidden="true" className="size-2 rounded-full bg-stone-500 dark:bg-stone-400" />
+      Sin conexión
+    </p>
+  );
+}
 
 function NavIcon({ item, status, className }: { item: NavItem; status: ShellStatus; className: string }) {
   const isRinging = item.counter?.key === 'notifications' && status.isBellRinging === true;
@@ -68,6 +87,7 @@ function Sidebar({ status }: { status: ShellStatus }) {
         <span className="sr-only">, ir a Conectar</span>
       </Link>
       {status.streakLabel && <StreakPill label={status.streakLabel} className="-mt-4 mb-6 ml-2 self-start" />}
+      {status.isOfflineShown && <OfflineBadge className="-mt-2 mb-6 ml-2 self-start" />}
       <nav aria-label="Navegación principal">
         <ul className="flex flex-col gap-1">
           {NAV_ITEMS.map((item) => (
@@ -113,9 +133,6 @@ function BottomBar({ status }: { status: ShellStatus }) {
               className="group flex h-full flex-col items-center justify-center gap-1 rounded-2xl text-stone-600 focus-visible:outline-2 focus-visible:-outline-offset-4 focus-visible:outline-brand-600 dark:text-stone-400 dark:focus-visible:outline-brand-400"
               activeProps={{ className: '!text-brand-700 dark:!text-brand-400' }}
             >
-              {/* Read, not shown; no aria-label, so the visible badge count stays part of the
-                  accessible name (WCAG 2.5.3, axe's label-content-name-mismatch). */}
-              {item.isLabelHiddenOnMobile && <span className="sr-only">{item.label}</span>}
               <span className="relative grid h-7 w-12 place-items-center rounded-full transition-colors duration-150 group-aria-[current=page]:bg-brand-100 motion-reduce:transition-none dark:group-aria-[current=page]:bg-brand-500/15">
                 <NavIcon item={item} status={status} className="size-5.5" />
                 {item.counter && (
@@ -127,12 +144,11 @@ function BottomBar({ status }: { status: ShellStatus }) {
                   />
                 )}
               </span>
-              {item.isLabelHiddenOnMobile ? (
-                // Keeps the icon level with its labelled neighbours.
-                <span aria-hidden="true" className="h-2.5" />
-              ) : (
-                <span className="max-w-full truncate text-[0.625rem] font-semibold leading-none">{item.label}</span>
-              )}
+              {/* Every tab shows its name (issue #22); no aria-label, so the visible text and the
+                  badge count make the accessible name (WCAG 2.5.3). */}
+              <span className="max-w-full truncate text-[0.625rem] font-semibold leading-none tracking-tight">
+                {item.label}
+              </span>
             </Link>
           </li>
         ))}
@@ -169,7 +185,10 @@ export function AppShell({
           <Logo size="sm" />
           <span className="sr-only">, ir a Conectar</span>
         </Link>
-        {status.streakLabel && <StreakPill label={status.streakLabel} className="ml-auto" />}
+        <span className="ml-auto flex items-center gap-2">
+          {status.isOfflineShown && <OfflineBadge />}
+          {status.streakLabel && <StreakPill label={status.streakLabel} />}
+        </span>
       </header>
       <main
         id="contenido"

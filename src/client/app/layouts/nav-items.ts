@@ -7,16 +7,14 @@ export type NavItem = {
   to: '/home' | '/matches' | '/messages' | '/notifications' | '/config';
   label: string;
   icon: typeof FlameIcon;
-  /** Shown next to the icon only where there is room (the bell is icon-only on phones). */
-  isLabelHiddenOnMobile?: boolean;
-  /** Share of the phone's bottom bar: long labels get more room so they fit at 375 px. */
+  /** Share of the phone's bottom bar: long labels get more room so every label fits at 360 px. */
   mobileGrow: number;
   counter?: { key: NavCounter; max: number; srSuffix: string };
 };
 
 /** The signed-in area's navigation (spec 001 §2), in order. */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { to: '/home', label: 'Conectar', icon: FlameIcon, mobileGrow: 1 },
+  { to: '/home', label: 'Conectar', icon: FlameIcon, mobileGrow: 0.85 },
   {
     to: '/matches',
     label: 'Entrenamientos',
@@ -28,15 +26,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
     to: '/messages',
     label: 'Mensajes',
     icon: MessageIcon,
-    mobileGrow: 1,
+    mobileGrow: 0.85,
     counter: { key: 'messages', max: MESSAGE_BADGE_MAX, srSuffix: 'sin leer' },
   },
   {
     to: '/notifications',
     label: 'Notificaciones',
     icon: BellIcon,
-    isLabelHiddenOnMobile: true,
-    mobileGrow: 0.6,
+    mobileGrow: 1.2,
     counter: { key: 'notifications', max: NOTIFICATION_BADGE_MAX, srSuffix: 'sin leer' },
   },
   { to: '/config', label: 'Configuración', icon: SettingsIcon, mobileGrow: 1.2 },

@@ -2,6 +2,7 @@ import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import { MessageBanner } from '../../features/chat/index.ts';
+import { InstallCard } from '../../features/install/index.ts';
 import { unreadState } from '../../features/chat/unread-store.ts';
 import { matchesCountState } from '../../features/matches/index.ts';
 import { ModerationNoticeDialog } from '../../features/moderation/moderation-notice.tsx';
@@ -9,6 +10,7 @@ import { notificationsState, useBellRing } from '../../features/notifications/in
 import { useMessageAlertsEnabled } from '../../features/settings/index.ts';
 import { streakLabel, useStreak } from '../../features/streak/index.ts';
 import { UnauthorizedPage } from '../../routes/unauthorized.tsx';
+import { useIsOnline } from '../../services/network.ts';
 import { startSessionChecks } from '../../services/session.ts';
 import { tokenStorage } from '../../services/token-storage.ts';
 import { AppShell } from './app-shell.tsx';
@@ -27,6 +29,9 @@ function SignedInArea() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const openConversationId = /^\/messages\/([^/]+)\/?$/.exec(pathname)?.[1] ?? null;
   const isMessageAlertOn = useMessageAlertsEnabled();
+  const isOnline = useIsOnline();
+  // The deck and the Mensajes screens show their own "Sin conexión" (with what waits to be sent).
+  const hasOwnOfflineNotice = pathname === '/home' || /^\/messages(\/|$)/.test(pathname);
   return (
     <>
       <AppShell
@@ -37,8 +42,11 @@ function SignedInArea() {
           bellRing: bell.ring,
           isBellRinging: bell.isRinging,
           streakLabel: streakLabel(streak),
+          isOfflineShown: !isOnline && !hasOwnOfflineNotice,
         }}
       />
+      {/* Offered on the lists only: never over the deck's buttons, a chat's composer or a form. */}
+      <InstallCard isAllowedHere={/^\/(matches|messages|notifications)\/?$/.test(pathname)} />
       <MessageBanner
         openConversationId={openConversationId}
         // The Mensajes screens show every new message themselves.

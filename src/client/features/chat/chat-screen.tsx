@@ -4,13 +4,15 @@ import { useSnapshot } from 'valtio';
 import { madridClock } from '#shared/time/madrid-calendar';
 import { groupMessages } from '#shared/time/message-groups';
 import { readDraft, writeDraft } from '../../services/drafts.ts';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { ArrowLeftIcon, SendIcon } from '../../ui/icons.tsx';
+import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
-import { chatState, noteTyping, openChat, retryMessage, sendText, stopTyping } from './chat-store.ts';
+import { chatState, noteTyping, openChat, reloadChat, retryMessage, sendText, stopTyping } from './chat-store.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
 import { ConversationAvatar, SuperEntrenoBadge } from './conversation-avatar.tsx';
 import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
@@ -100,6 +102,9 @@ export function ChatScreen({
   extensions?: ChatExtensions;
 }) {
   const snap = useSnapshot(chatState);
+  const isOnline = useIsOnline();
+  // The socket's reconnect reloads the thread too; this covers a browser back online before it.
+  useReloadWhenOnline(snap.view.status === 'error', reloadChat);
   const ownUserId = session.current()?.user.userId ?? '';
   // The draft outlives a reload (a new version applied under it, QUALITY 21) and navigation.
   const [text, setTextState] = useState(() => readDraft(ownUserId, conversationId));
@@ -190,7 +195,8 @@ export function ChatScreen({
             <Spinner label="Cargando mensajes..." />
           </div>
         )}
-        {snap.view.status === 'error' && (
+        {snap.view.status === 'error' && !isOnline && <OfflinePlaceholder className="mx-4 my-6" />}
+        {snap.view.status === 'error' && isOnline && (
           <div role="alert" className="flex h-full flex-col items-center justify-center gap-4 text-center">
             <p className="font-semibold text-stone-800 dark:text-stone-100">{snap.view.message}</p>
             <Button variant="secondary" onClick={() => window.location.reload()}>

@@ -14,6 +14,7 @@ import {
   upsertMessages,
   watchLocal,
 } from '../../services/local-db.ts';
+import { noteMomentOfValue } from '../../services/install-prompt.ts';
 import { outbox } from '../../services/offline.ts';
 import { session } from '../../services/session.ts';
 import { connection } from '../../services/socket.ts';
@@ -135,6 +136,8 @@ export function sendText(rawText: string): boolean {
     timestamp: new Date().toISOString(),
   });
   setMessages([...chatState.messages, pending]);
+  // A first message sent is the moment the install card may be offered (issue #22).
+  noteMomentOfValue();
   void outbox
     .enqueue(
       {
@@ -208,7 +211,9 @@ export function openChat(rawConversationId: string): () => void {
       if (chatState.conversationId !== conversationId) return;
       setMessages(rows.map(toViewMessage));
       if (conversation && !chatState.conversation) chatState.conversation = conversation;
-      if (rows.length > 0 && chatState.view.status !== 'ready') chatState.view = { status: 'ready' };
+      // Messages kept here, or a conversation known to have none yet: shown at once, offline too.
+      const isKnownEmpty = conversation !== undefined && !conversation.lastMessage;
+      if ((rows.length > 0 || isKnownEmpty) && chatState.view.status !== 'ready') chatState.view = { status: 'ready' };
     },
   );
   findConversation(conversationId)

@@ -5,11 +5,13 @@ import { useSnapshot } from 'valtio';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import type { ConversationSummary } from '#shared/chat/chat-schemas';
 import { listRelativeTime } from '#shared/time/relative-time';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
 import { DotsIcon, MessageIcon, MutedIcon, PinIcon } from '../../ui/icons.tsx';
+import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
@@ -203,6 +205,8 @@ export function ConversationListScreen() {
   useEffect(() => holdListRooms(), []);
 
   const view = snap.view;
+  const isOnline = useIsOnline();
+  useReloadWhenOnline(view.status === 'error', loadConversations);
   return (
     <section aria-labelledby="messages-title" className="flex flex-col gap-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
@@ -214,7 +218,8 @@ export function ConversationListScreen() {
 
       {(view.status === 'loading' || view.status === 'idle') && <ListSkeleton />}
 
-      {view.status === 'error' && (
+      {view.status === 'error' && !isOnline && <OfflinePlaceholder />}
+      {view.status === 'error' && isOnline && (
         <div
           role="alert"
           className="flex flex-col items-center gap-4 rounded-3xl border border-stone-200 px-6 py-12 text-center dark:border-white/10"

@@ -7,7 +7,15 @@ import { proxy, subscribe } from 'valtio';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import type { ChatMessage, ConversationSummary } from '#shared/chat/chat-schemas';
 import { ApiRequestError } from '../../services/http.ts';
-import { currentDb, removeConversations, upsertConversations, watchLocal } from '../../services/local-db.ts';
+import {
+  currentDb,
+  readMeta,
+  removeConversations,
+  SAVED_AT,
+  upsertConversations,
+  watchLocal,
+  writeMeta,
+} from '../../services/local-db.ts';
 import { onSignOut, session } from '../../services/session.ts';
 import { connection, MAX_JOINED_ROOMS } from '../../services/socket.ts';
 import { toast } from '../../ui/toast-store.ts';
@@ -74,7 +82,10 @@ export async function loadConversations(): Promise<void> {
   try {
     const answer = await chatApi.listConversations(1, CONVERSATION_LIST_PAGE_SIZE);
     const db = currentDb();
-    if (db) await upsertConversations(db, answer.conversations);
+    if (db) {
+      await upsertConversations(db, answer.conversations);
+      await writeMeta(db, SAVED_AT.conversations, new Date().toISOString());
+    }
     setList(mergePage(answer.conversations, conversationsState.conversations));
     state.view = { status: 'ready', page: 1, hasMore: answer.pagination.hasMore, isLoadingMore: false };
     acknowledgeDelivery(answer.conversations);
@@ -280,16 +291,20 @@ export function startConversationUpdates(): void {
     setList(applyUnreadCount(conversationsState.conversations, event.conversationId, count));
   });
   registerChatOutbox();
-  // The store first: an offline start lists the last known conversations at once.
+  // The store first: an offline start lists the last known conversations at once — or, when the
+  // list was loaded here before and held none, shows it empty rather than an error (issue #22).
   watchLocal(
-    (db) => db.conversations.toArray(),
-    (rows) => {
+    async (db) => ({
+      rows: await db.conversations.toArray(),
+      isSaved: (await readMeta(db, SAVED_AT.conversations)) !== undefined,
+    }),
+    ({ rows, isSaved }) => {
       conversationsState.conversations = sortConversations(
         rows.map((row) =>
           row.conversationId === conversationsState.openConversationId ? { ...row, unreadCount: 0 } : row,
         ),
       );
-      if (rows.length > 0 && conversationsState.view.status !== 'ready') {
+      if ((rows.length > 0 || isSaved) && conversationsState.view.status !== 'ready') {
         conversationsState.view = { status: 'ready', page: 0, hasMore: false, isLoadingMore: false };
       }
     },

@@ -19,6 +19,7 @@ import type { PublicProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
 import { dbFor, readDeck, removeDeckProfile, saveDeck } from '../../services/local-db.ts';
 import { outbox } from '../../services/offline.ts';
+import { noteMomentOfValue } from '../../services/install-prompt.ts';
 import { toast } from '../../ui/toast-store.ts';
 import { fetchRecommended, newClientId, sendSwipe } from './discovery-api.ts';
 
@@ -261,7 +262,11 @@ export const deckStore: DeckStore = createDeckStore({
   fetchPage: (userId, page) => fetchRecommended(userId, page),
   swipe: swipeThroughOutbox,
   newClientId,
-  onMatch: () => window.dispatchEvent(new Event(MATCHES_CHANGED_EVENT)),
+  onMatch: () => {
+    window.dispatchEvent(new Event(MATCHES_CHANGED_EVENT));
+    // A first match is the moment the install card may be offered (issue #22).
+    noteMomentOfValue();
+  },
   onSwipeError: (message) => toast.error(message),
   cache: {
     read: async (userId) => {

@@ -2,9 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { SwipeAction } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon, SettingsIcon, UsersIcon } from '../../ui/icons.tsx';
+import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { type DeckMatch, deckStore } from './deck-store.ts';
@@ -116,6 +118,8 @@ export function DiscoveryDeck({
   const top = snap.profiles[0] as PublicProfile | undefined;
   const next = snap.profiles[1] as PublicProfile | undefined;
   const isReady = snap.deck.status === 'ready' && top !== undefined;
+  const isOnline = useIsOnline();
+  useReloadWhenOnline(snap.deck.status === 'error', () => deckStore.load(userId));
 
   function act(action: SwipeAction, viaGesture = false) {
     if (!top || exiting) return;
@@ -157,7 +161,10 @@ export function DiscoveryDeck({
             </Button>
           </StatePanel>
         )}
-        {snap.deck.status === 'error' && (
+        {snap.deck.status === 'error' && !isOnline && (
+          <OfflinePlaceholder className="absolute inset-0 justify-center" />
+        )}
+        {snap.deck.status === 'error' && isOnline && (
           <StatePanel icon={<AlertCircleIcon className="size-8" />} title="No se encontraron perfiles">
             <p role="alert" className="max-w-xs text-sm text-stone-600 dark:text-stone-300">
               {snap.deck.message}

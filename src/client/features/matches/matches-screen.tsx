@@ -1,8 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { Button, buttonClasses } from '../../ui/button.tsx';
 import { AlertCircleIcon, CompassIcon, DumbbellIcon, MapPinIcon, MessageIcon } from '../../ui/icons.tsx';
+import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
 import { SafeImage } from '../../ui/safe-image.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
@@ -138,6 +140,8 @@ export function MatchesScreen({
 
   const current = snap.current;
   const count = current.status === 'ready' ? current.matches.length : null;
+  const isOnline = useIsOnline();
+  useReloadWhenOnline(current.status === 'error', () => loadMatches(userId));
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -154,7 +158,8 @@ export function MatchesScreen({
           <SkeletonGrid />
         </>
       )}
-      {current.status === 'error' && (
+      {current.status === 'error' && !isOnline && <OfflinePlaceholder />}
+      {current.status === 'error' && isOnline && (
         <div className="flex flex-col items-center gap-4 rounded-3xl bg-white p-8 text-center ring-1 ring-stone-900/6 dark:bg-stone-900 dark:ring-white/8">
           <AlertCircleIcon className="size-8 text-red-700 dark:text-red-400" />
           <p role="alert" className="font-semibold text-stone-900 dark:text-white">

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Notification, NotificationPriority, NotificationType } from '#shared/notifications/notification-schemas';
 import { notificationDateText } from '#shared/time/relative-time';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import {
@@ -16,6 +17,7 @@ import {
   SparklesIcon,
   ZapIcon,
 } from '../../ui/icons.tsx';
+import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import {
@@ -256,6 +258,8 @@ export function NotificationsScreen() {
   }, []);
 
   const list = snap.list;
+  const isOnline = useIsOnline();
+  useReloadWhenOnline(list.status === 'error', () => notificationsStore.load(notificationsStore.state.filter));
   const isFiltered = snap.filter !== 'all';
   const hasMore = list.status === 'ready' && snap.page < snap.pages;
   return (
@@ -294,7 +298,8 @@ export function NotificationsScreen() {
         </Panel>
       )}
 
-      {list.status === 'error' && (
+      {list.status === 'error' && !isOnline && <OfflinePlaceholder />}
+      {list.status === 'error' && isOnline && (
         <Panel>
           <AlertCircleIcon className="size-8 text-red-700 dark:text-red-400" />
           <p role="alert" className="font-semibold text-stone-900 dark:text-white">

@@ -12,6 +12,7 @@ import {
   SEARCH_MAX_DISTANCE_MIN,
   type Settings,
 } from '#shared/settings/settings-schema';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
@@ -28,6 +29,7 @@ import {
   UserIcon,
   UserPenIcon,
 } from '../../ui/icons.tsx';
+import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Switch } from '../../ui/switch.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
@@ -377,12 +379,15 @@ export function SettingsScreen({
   renderSoundSwitch,
   renderDataActions,
   renderVerifyProfile,
+  renderInstallEntry = () => null,
 }: {
   searchDistance?: SearchDistanceBinding;
   renderSignOutButton: () => ReactNode;
   renderSoundSwitch: () => ReactNode;
   renderDataActions: () => ReactNode;
   renderVerifyProfile: () => ReactNode;
+  /** "Instalar Entreno" (features/install), in the Aplicación section; nothing where it cannot install. */
+  renderInstallEntry?: () => ReactNode;
 }) {
   usePageTitle('Configuración');
   const snap = useSnapshot(settingsStore.state);
@@ -391,6 +396,8 @@ export function SettingsScreen({
   }, []);
 
   const current = snap.current;
+  const isOnline = useIsOnline();
+  useReloadWhenOnline(current.status === 'error', () => settingsStore.load());
   return (
     <div className="flex flex-col gap-5">
       <header>
@@ -412,7 +419,8 @@ export function SettingsScreen({
               </p>
             </div>
           )}
-          {current.status === 'error' && (
+          {current.status === 'error' && !isOnline && <OfflinePlaceholder />}
+          {current.status === 'error' && isOnline && (
             <div className={cx(CARD, 'flex flex-col items-center gap-3 py-10 text-center')}>
               <AlertCircleIcon className="size-8 text-red-700 dark:text-red-400" />
               <p role="alert" className="font-semibold text-stone-900 dark:text-white">
@@ -438,6 +446,7 @@ export function SettingsScreen({
                 if (settingsStore.state.current.status === 'ready') void settingsStore.update({ theme });
               }}
             />
+            {renderInstallEntry()}
           </Section>
           <SignOutSection renderSignOutButton={renderSignOutButton} />
         </div>

@@ -87,3 +87,42 @@ describe('settings store', () => {
     expect(clampDistance(12.6)).toBe(13);
   });
 });
+
+describe('the device copy (issue #22: /config offline)', () => {
+  function withCache(kept: Settings | null) {
+    const written: Settings[] = [];
+    const api = {
+      get: vi.fn(async () => ({ success: true as const, settings: structuredClone(DEFAULT_SETTINGS) })),
+      update: vi.fn(async () => ({ success: true as const, settings: structuredClone(DEFAULT_SETTINGS) })),
+    } satisfies SettingsApi;
+    const cache = {
+      read: vi.fn(async () => kept),
+      write: vi.fn(async (settings: Settings) => {
+        written.push(settings);
+      }),
+    };
+    const store = createSettingsStore({ api, cache, notify: { error: vi.fn() } });
+    return { api, cache, store, written };
+  }
+
+  it('keeps what the server confirmed', async () => {
+    const { store, written } = withCache(null);
+    await store.load();
+    expect(written).toEqual([DEFAULT_SETTINGS]);
+  });
+
+  it('shows the kept copy when the server cannot be reached', async () => {
+    const kept = mergeSettings(DEFAULT_SETTINGS, { search: { maxDistance: 7 } });
+    const { api, store } = withCache(kept);
+    api.get.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
+    await store.load();
+    expect(store.state.current).toEqual({ status: 'ready', settings: kept });
+  });
+
+  it('is an error only when this device never kept a copy', async () => {
+    const { api, store } = withCache(null);
+    api.get.mockImplementation(() => Promise.reject(new TypeError('Failed to fetch')));
+    await store.load();
+    expect(store.state.current.status).toBe('error');
+  });
+});

@@ -31,8 +31,15 @@ type Timers = {
   clear(handle: unknown): void;
 };
 
+/** The device's copy of the confirmed settings, for /config offline (issue #22). */
+export type SettingsCache = {
+  read(): Promise<Settings | null>;
+  write(settings: Settings): Promise<void>;
+};
+
 type Options = {
   api: SettingsApi;
+  cache?: SettingsCache;
   notify?: Pick<typeof toast, 'error'>;
   log?: (message: string, error?: unknown) => void;
   timers?: Timers;
@@ -67,6 +74,7 @@ export type SettingsStore = ReturnType<typeof createSettingsStore>;
 
 export function createSettingsStore({
   api,
+  cache,
   notify = toast,
   log = () => {},
   timers = { set: (callback, ms) => setTimeout(callback, ms), clear: (handle) => clearTimeout(handle as number) },
@@ -86,8 +94,10 @@ export function createSettingsStore({
     const current = generation;
     try {
       const answer = await api.update(patch);
-      if (current === generation)
+      if (current === generation) {
         confirmed = mergeSettings(confirmed ?? answer.settings, revertPatch(answer.settings, patch));
+        void cache?.write(answer.settings).catch(() => undefined);
+      }
       return true;
     } catch (error) {
       if (current !== generation || !confirmed) return false;
@@ -109,10 +119,20 @@ export function createSettingsStore({
         if (current !== generation) return;
         confirmed = answer.settings;
         state.current = { status: 'ready', settings: answer.settings };
+        void cache?.write(answer.settings).catch(() => undefined);
       } catch (error) {
         if (current !== generation) return;
         log('loading settings failed', error);
-        if (state.current.status !== 'ready') state.current = { status: 'error', message: SETTINGS_LOAD_FAILED };
+        if (state.current.status === 'ready') return;
+        // Offline (or the server down): the copy this device kept, if it has one.
+        const kept = await cache?.read().catch(() => null);
+        if (current !== generation) return;
+        if (kept) {
+          confirmed = kept;
+          state.current = { status: 'ready', settings: kept };
+        } else {
+          state.current = { status: 'error', message: SETTINGS_LOAD_FAILED };
+        }
       }
     },
 

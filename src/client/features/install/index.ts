@@ -1,0 +1,2 @@
+export { InstallCard } from './install-card.tsx';
+export { InstallEntry } from './install-entry.tsx';
