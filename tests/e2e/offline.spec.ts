@@ -346,6 +346,14 @@ test('an offline start opens the deck with the last known profiles (and the own 
   await expect(reopened.getByRole('button', { name: new RegExp(`^${other}, \\d+`) })).toBeVisible();
   await expect(reopened.getByRole('button', { name: new RegExp(`^${firstName}, \\d+`) })).toHaveCount(0);
   await expect(reopened.getByText('Error al obtener el perfil')).toHaveCount(0);
+  // It says the deck is a saved one (#19 §4), without hiding the card's "% Entreno".
+  const notice = reopened.getByText('Perfiles guardados de tu última visita', { exact: false });
+  await expect(notice).toBeVisible();
+  const chip = reopened.getByRole('article', { name: new RegExp(`^${other}, `) }).getByText(/^\d+% Entreno$/);
+  await expect(chip).toBeVisible();
+  const [noticeBox, chipBox] = [await notice.boundingBox(), await chip.boundingBox()];
+  expect(noticeBox && chipBox).toBeTruthy();
+  if (noticeBox && chipBox) expect(noticeBox.y).toBeGreaterThanOrEqual(chipBox.y + chipBox.height);
 });
 
 test('a send cut by a server crash arrives exactly once after the restart', async ({ browser }) => {

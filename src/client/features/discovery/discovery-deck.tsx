@@ -141,11 +141,12 @@ export function DiscoveryDeck({
       <DeckHeader onPreferences={() => setIsPreferencesOpen(true)} />
       <DeckOfflineNotice />
       <div className={CARD_AREA}>
-        {/* Over the card, not above it: the notice never moves the deck (QUALITY 28). */}
+        {/* Over the card, not above it: the notice never moves the deck (QUALITY 28). Below the card's
+            photo dots and its compatibility row, so it never hides the "% Entreno". */}
         {snap.isSnapshot && snap.deck.status === 'ready' && (
           <p
             role="status"
-            className="pointer-events-none absolute inset-x-3 top-3 z-30 rounded-full bg-stone-950/85 px-3 py-1.5 text-center text-xs font-semibold text-white shadow"
+            className="pointer-events-none absolute inset-x-5 top-16 z-30 rounded-2xl bg-stone-950/85 px-3 py-1.5 text-center text-xs font-semibold text-white shadow"
           >
             Perfiles guardados de tu última visita: puede que alguno ya no esté disponible
           </p>
