@@ -48,7 +48,11 @@ for (const page of PAGES) {
   }
   if (!markup.includes('<main'))
     throw new Error(`prerender: ${page.url} rendered no <main> (got ${markup.slice(0, 200)})`);
-  writeFileSync(path.join(clientDir, page.file), shell.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`));
+  // Until the script runs, a button of the static page does nothing: it says so (aria-disabled),
+  // so assistive technology, and automation that waits for enabled controls, wait for the live
+  // one. Links work as they are (real addresses); the form is invisible for its first 600 ms.
+  const staticMarkup = markup.replaceAll('<button ', '<button aria-disabled="true" ');
+  writeFileSync(path.join(clientDir, page.file), shell.replace(ROOT_ELEMENT, `<div id="root">${staticMarkup}</div>`));
   console.log(`prerender: ${page.url} → dist/client/${page.file} (${(markup.length / 1024).toFixed(1)} KB of markup)`);
 }
 

@@ -57,7 +57,9 @@ test.describe('login screen before and after its JavaScript runs', () => {
       for (const label of ['Conexiones', 'Compatibilidad', 'Entrenamientos']) {
         await expect(page.locator('li:visible', { hasText: label })).toHaveCount(1);
       }
+      // Visible, and marked as not working yet: a click on it before the script runs would be lost.
       await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeDisabled();
       await expect(page.getByRole('link', { name: 'Regístrate aquí' })).toHaveAttribute('href', '/register');
       await page.screenshot({ path: 'test-results/login-390-static.png' });
     });
@@ -82,6 +84,7 @@ test.describe('login screen before and after its JavaScript runs', () => {
     // The live screen: the badge asks the server, the demo deck starts after 800 ms.
     await expect(page.locator('[data-mode]')).toHaveAttribute('data-mode', 'test');
     await expect(page.getByText(/^Perfil 1 de 3: /)).toBeAttached();
+    await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeEnabled();
     await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Iniciar sesión');
     await expect(page.getByLabel('Email')).toBeVisible();
