@@ -64,6 +64,14 @@ test.describe('login screen before and after its JavaScript runs', () => {
       await page.screenshot({ path: 'test-results/login-390-static.png' });
     });
 
+    test('on a wide screen the static page also has one h1 inside one main', async ({ page }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto('/login');
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+      await expect(page.locator('h1')).toHaveCount(1);
+    });
+
     test('other pages still start from the empty shell', async ({ page }) => {
       await page.goto('/register');
       await expect(page.locator('#root')).toBeEmpty();
