@@ -40,7 +40,7 @@ export type StoredWizardPhoto = { position: number; blob: Blob; name: string; ty
  */
 export type StoredQuedada = Quedada & { key: string; sync: 'synced' | 'pending' | 'error' };
 
-export type OutboxKind = 'message' | 'swipe' | 'markRead' | 'notification' | 'quedada';
+export type OutboxKind = 'message' | 'swipe' | 'undoSwipe' | 'markRead' | 'notification' | 'quedada';
 export type OutboxStatus = 'pending' | 'failed';
 
 /** The HTTP call that delivers an item: what the worker replays when no page is open. */

@@ -224,6 +224,72 @@ describe('outbox', () => {
     expect(server.calls).toEqual(['c2-1', 'c2-2']);
   });
 
+  it('withdraws an item not sent yet: nothing of it reaches the server, and its change is made', async () => {
+    const { outbox, server, setOnline } = build();
+    setOnline(false);
+    await outbox.enqueue(message('swipes', 1));
+    await outbox.enqueue(message('swipes', 2));
+    await settle();
+    const change = async (tx: LocalDb) => {
+      await tx.meta.put({ key: 'back', value: 'yes' });
+    };
+    expect(await outbox.withdraw('swipes-1', change)).toBe(true);
+    expect(await db.meta.get('back')).toMatchObject({ value: 'yes' });
+    // Twice: nothing left to take back.
+    expect(await outbox.withdraw('swipes-1')).toBe(false);
+    setOnline(true);
+    outbox.kick({ isFresh: true });
+    await settle();
+    expect(server.calls).toEqual(['swipes-2']);
+    expect(await db.outbox.count()).toBe(0);
+    // Delivered already: too late to withdraw.
+    expect(await outbox.withdraw('swipes-2')).toBe(false);
+  });
+
+  it('cannot withdraw an item while it is being delivered: it is sent once, and the caller is told', async () => {
+    const server = idempotentServer();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { outbox } = build({
+      send: async (item) => {
+        await gate;
+        return server.send(item);
+      },
+    });
+    await outbox.enqueue(message('swipes', 1));
+    await settle();
+    expect(outbox.getSnapshot()).toEqual({ status: 'draining' });
+    expect(await outbox.withdraw('swipes-1')).toBe(false);
+    release();
+    await settle();
+    expect(server.calls).toEqual(['swipes-1']);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('skips an item withdrawn after a drain pass listed it', async () => {
+    const server = idempotentServer();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { outbox } = build({
+      send: async (item) => {
+        if (item.clientId === 'a-1') await gate;
+        return server.send(item);
+      },
+    });
+    await outbox.enqueue(message('a', 1));
+    await outbox.enqueue(message('b', 1));
+    await settle();
+    // The pass listed a-1 and b-1 and waits on a-1; b-1 is taken back meanwhile.
+    expect(await outbox.withdraw('b-1')).toBe(true);
+    release();
+    await settle();
+    expect(server.calls).toEqual(['a-1']);
+  });
+
   it('does not drain outside the leading tab', async () => {
     const { outbox, server } = build({ canDrain: () => false });
     await outbox.enqueue(message('c1', 1));

@@ -68,6 +68,8 @@ export class OutboxService {
   private timer: unknown;
   private attempt = 0;
   private isRerunNeeded = false;
+  /** The clientId being delivered right now: too late to withdraw it. */
+  private inFlight: string | null = null;
 
   constructor(private readonly deps: OutboxDependencies) {}
 
@@ -121,6 +123,27 @@ export class OutboxService {
       await db.outbox.where('clientId').equals(clientId).modify({ status: 'pending', attempts: 0 });
     });
     this.kick({ isFresh: true });
+  }
+
+  /**
+   * Takes back an item not sent yet ("Deshacer" of a swipe still in the outbox, 0023): removes it,
+   * with the optimistic `change`, in one transaction, so nothing of it ever reaches the server.
+   * False when it is too late — being delivered right now, or already delivered (gone) — and the
+   * caller must undo it on the server instead.
+   */
+  async withdraw(clientId: string, change?: (db: LocalDb) => Promise<void>): Promise<boolean> {
+    const db = this.deps.db();
+    if (!db || this.inFlight === clientId) return false;
+    return db.transaction('rw', db.tables, async () => {
+      // deliverOne marks its item in flight before it reads it again: a check here, inside the
+      // transaction its read waits for, decides which of the two wins.
+      if (this.inFlight === clientId) return false;
+      const item = await db.outbox.where('clientId').equals(clientId).first();
+      if (!item) return false;
+      await db.outbox.delete(item.id as number);
+      await change?.(db);
+      return true;
+    });
   }
 
   /**
@@ -208,7 +231,19 @@ export class OutboxService {
     }
   }
 
-  private async deliverOne(db: LocalDb, item: OutboxItem): Promise<'sent' | 'failed' | FailureKind> {
+  private async deliverOne(db: LocalDb, item: OutboxItem): Promise<'sent' | 'failed' | 'withdrawn' | FailureKind> {
+    this.inFlight = item.clientId;
+    try {
+      // Read again: the item may have been withdrawn since this pass listed it.
+      const current = await db.outbox.get(item.id as number);
+      if (current?.status !== 'pending') return 'withdrawn';
+      return await this.send(db, item);
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  private async send(db: LocalDb, item: OutboxItem): Promise<'sent' | 'failed' | FailureKind> {
     const handler = this.handlers.get(item.kind) ?? {};
     let result: unknown;
     try {

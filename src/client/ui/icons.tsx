@@ -433,3 +433,12 @@ export function CalendarIcon(props: IconProps) {
     </Svg>
   );
 }
+
+export function UndoIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M9 14 4 9l5-5" />
+      <path d="M4 9h10.5a5.5 5.5 0 0 1 5.5 5.5a5.5 5.5 0 0 1-5.5 5.5H11" />
+    </Svg>
+  );
+}

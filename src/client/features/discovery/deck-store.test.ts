@@ -43,6 +43,77 @@ function setup(pages: Record<number, RecommendedResponse>) {
 }
 
 describe('deck store', () => {
+  describe('Deshacer (docs/decisions/0023)', () => {
+    function withUndo(pages: Record<number, RecommendedResponse>, undo = vi.fn(async () => undefined)) {
+      let clock = 1_000;
+      let ids = 0;
+      const swipe = vi.fn(async () => ({ success: true as const, match: false }));
+      const onSwipeError = vi.fn();
+      const store = createDeckStore({
+        fetchPage: async (_u, n) => pages[n] ?? page([], false, n),
+        swipe,
+        undo,
+        onSwipeError,
+        newClientId: () => `swipe-${++ids}`,
+        now: () => clock,
+      });
+      return { store, undo, swipe, onSwipeError, advance: (ms: number) => (clock += ms) };
+    }
+
+    it('brings the last card back on top, with its reasons, and takes back that swipe only', async () => {
+      const { store, undo, advance } = withUndo({ 1: page([1, 2, 3, 4, 5, 6], false) });
+      await store.load('me');
+      await store.swipe('dislike');
+      await store.swipe('superlike');
+      advance(9_999);
+      await store.undo();
+      expect(store.state.profiles.map((p) => p.userId)).toEqual(['u2', 'u3', 'u4', 'u5', 'u6']);
+      expect(store.state.profiles[0]).toEqual(profile(2));
+      expect(undo).toHaveBeenCalledExactlyOnceWith('me', 'u2', 'swipe-2');
+      // Only the last swipe: a second press does nothing.
+      await store.undo();
+      expect(undo).toHaveBeenCalledTimes(1);
+      expect(store.state.lastSwipe).toBeNull();
+    });
+
+    it('does nothing once the window is over', async () => {
+      const { store, undo, advance } = withUndo({ 1: page([1, 2, 3, 4, 5], false) });
+      await store.load('me');
+      await store.swipe('like');
+      advance(10_000);
+      await store.undo();
+      expect(undo).not.toHaveBeenCalled();
+      expect(store.state.profiles.map((p) => p.userId)).not.toContain('u1');
+    });
+
+    it('cannot undo a swipe that made a match', async () => {
+      const { store, undo } = withUndo({ 1: page([1, 2, 3, 4, 5], false) });
+      await store.load('me');
+      await store.swipe('like');
+      store.showMatch({
+        matchId: 'm',
+        conversationId: 'c',
+        otherUser: { userId: 'u1', name: 'Persona 1', photos: [] },
+      });
+      expect(store.state.lastSwipe?.isMatch).toBe(true);
+      await store.undo();
+      expect(undo).not.toHaveBeenCalled();
+      expect(store.state.profiles.map((p) => p.userId)).not.toContain('u1');
+    });
+
+    it('takes the card away again when the undo is refused, with the reason', async () => {
+      const refuse = vi.fn(async () => {
+        throw new ApiRequestError('http', 'Ya es un entrenamiento: no se puede deshacer.', 409);
+      });
+      const { store, onSwipeError } = withUndo({ 1: page([1, 2, 3, 4, 5], false) }, refuse);
+      await store.load('me');
+      await store.swipe('like');
+      await store.undo();
+      expect(store.state.profiles.map((p) => p.userId)).toEqual(['u2', 'u3', 'u4', 'u5']);
+      expect(onSwipeError).toHaveBeenCalledWith('Ya es un entrenamiento: no se puede deshacer.');
+    });
+  });
+
   it('loads the first page and removes the top profile after a swipe, with a client id', async () => {
     const { store, swipe } = setup({ 1: page([1, 2, 3, 4, 5, 6], true) });
     await store.load('me');

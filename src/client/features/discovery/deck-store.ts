@@ -8,12 +8,14 @@
  * still has profiles to swipe; the server's page replaces it when it comes.
  */
 import { proxy, snapshot, subscribe } from 'valtio';
-import type {
-  MatchOtherUser,
-  RecommendedResponse,
-  SwipeAction,
-  SwipeResponse,
+import {
+  DISCOVERY_MESSAGES,
+  type MatchOtherUser,
+  type RecommendedResponse,
+  type SwipeAction,
+  type SwipeResponse,
 } from '#shared/discovery/discovery-schemas';
+import { type LastSwipe, undoAvailability } from '#shared/discovery/undo';
 import { PREFETCH_THRESHOLD } from '#shared/profile/options';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { ApiRequestError } from '../../services/http.ts';
@@ -21,7 +23,7 @@ import { dbFor, readDeck, removeDeckProfile, saveDeck } from '../../services/loc
 import { outbox } from '../../services/offline.ts';
 import { noteMomentOfValue } from '../../services/install-prompt.ts';
 import { toast } from '../../ui/toast-store.ts';
-import { fetchRecommended, newClientId, sendSwipe } from './discovery-api.ts';
+import { fetchRecommended, newClientId, sendSwipe, sendUndo } from './discovery-api.ts';
 
 export const PROFILES_LOAD_FAILED = 'Error al obtener perfiles';
 export const SWIPE_FAILED = 'Error al realizar la acción';
@@ -45,6 +47,12 @@ export type DeckDependencies = {
   fetchPage: (userId: string, page: number) => Promise<RecommendedResponse>;
   swipe: (userId: string, targetUserId: string, action: SwipeAction, clientId: string) => Promise<SwipeResponse>;
   newClientId: () => string;
+  /**
+   * Takes back the swipe with outbox id `swipeClientId` ("Deshacer", docs/decisions/0023): from
+   * the outbox when it was not sent, otherwise on the server. Rejects when refused at once.
+   */
+  undo?: (userId: string, targetUserId: string, swipeClientId: string) => Promise<void>;
+  now?: () => number;
   onMatch?: (match: DeckMatch) => void;
   onSwipeError?: (message: string) => void;
   cache?: DeckCache;
@@ -68,7 +76,10 @@ export function createDeckStore(deps: DeckDependencies) {
      * some may have been swiped elsewhere or hidden since, and the screen says so (#19 §4).
      */
     isSnapshot: false,
+    /** The last swipe and its card, for "Deshacer" (docs/decisions/0023); null once undone. */
+    lastSwipe: null as (LastSwipe & { profile: PublicProfile }) | null,
   });
+  const now = deps.now ?? Date.now;
   // Bumped by every reload so answers for an older deck are dropped.
   let generation = 0;
   // Swiped in this page's life: a page (or the saved deck) that still lists them, because the
@@ -98,7 +109,10 @@ export function createDeckStore(deps: DeckDependencies) {
   async function load(userId: string): Promise<void> {
     generation += 1;
     const mine = generation;
-    if (state.userId !== userId) swiped = new Set();
+    if (state.userId !== userId) {
+      swiped = new Set();
+      state.lastSwipe = null;
+    }
     state.userId = userId;
     state.deck = { status: 'loading' };
     state.profiles = [];
@@ -165,11 +179,14 @@ export function createDeckStore(deps: DeckDependencies) {
     if (!target || index < 0) return;
     swiped.add(target.userId);
     state.profiles.splice(index, 1);
+    const clientId = deps.newClientId();
+    state.lastSwipe = { targetUserId: target.userId, action, clientId, at: now(), isMatch: false, profile: target };
     settle();
     void maybePrefetch();
     try {
-      const answer = await deps.swipe(state.userId, target.userId, action, deps.newClientId());
+      const answer = await deps.swipe(state.userId, target.userId, action, clientId);
       if (answer.match && answer.matchData) {
+        markMatched(target.userId);
         const match = {
           matchId: answer.matchData.matchId,
           conversationId: answer.matchData.conversationId,
@@ -180,6 +197,32 @@ export function createDeckStore(deps: DeckDependencies) {
       }
     } catch (error) {
       deps.onSwipeError?.(messageOf(error, SWIPE_FAILED));
+    }
+  }
+
+  /** The last swipe made a match: "Deshacer" says it cannot be undone. */
+  function markMatched(userId: string): void {
+    if (state.lastSwipe?.targetUserId === userId) state.lastSwipe = { ...state.lastSwipe, isMatch: true };
+  }
+
+  /**
+   * "Deshacer": within the window and unless it made a match, the last swipe's card comes back on
+   * top at once, and the swipe is taken back (from the outbox, or on the server through it). A
+   * refusal (it made a match meanwhile) takes the card away again with the reason.
+   */
+  async function undo(): Promise<void> {
+    const last = state.lastSwipe;
+    if (!last || undoAvailability(last, now()).status !== 'available') return;
+    const { targetUserId, clientId, profile } = last;
+    state.lastSwipe = null;
+    swiped.delete(targetUserId);
+    state.profiles = [profile, ...state.profiles.filter((other) => other.userId !== targetUserId)];
+    settle();
+    try {
+      await deps.undo?.(state.userId, targetUserId, clientId);
+    } catch (error) {
+      remove(targetUserId);
+      deps.onSwipeError?.(messageOf(error, DISCOVERY_MESSAGES.undoMatched));
     }
   }
 
@@ -199,6 +242,7 @@ export function createDeckStore(deps: DeckDependencies) {
 
   /** A swipe replayed later by the outbox (made offline) turned into a match. */
   function showMatch(match: DeckMatch): void {
+    markMatched(match.otherUser.userId);
     state.match = match;
     deps.onMatch?.(match);
   }
@@ -220,7 +264,7 @@ export function createDeckStore(deps: DeckDependencies) {
     });
   }
 
-  return { state, load, swipe, remove, maybePrefetch, closeMatch, showMatch };
+  return { state, load, swipe, undo, remove, maybePrefetch, closeMatch, showMatch };
 }
 
 export type DeckStore = ReturnType<typeof createDeckStore>;
@@ -258,9 +302,31 @@ async function swipeThroughOutbox(
   return isQueued ? { success: true, match: false } : sendSwipe(userId, targetUserId, action, clientId);
 }
 
+/**
+ * "Deshacer" through the outbox (docs/decisions/0023): a swipe still waiting there is withdrawn
+ * and nothing reaches the server; one sent (or being sent) is taken back by an undo item queued
+ * behind it in the swipes' scope, replayed exactly once like the swipe.
+ */
+async function undoThroughOutbox(userId: string, targetUserId: string, swipeClientId: string): Promise<void> {
+  if (await outbox.withdraw(swipeClientId)) return;
+  const isQueued = await outbox.enqueue({
+    kind: 'undoSwipe',
+    scope: 'swipes',
+    clientId: newClientId(),
+    request: {
+      method: 'POST',
+      path: `swipes/users/${encodeURIComponent(userId)}/undo`,
+      json: { target_user_id: targetUserId, swipeClientId },
+    },
+    payload: { userId, targetUserId },
+  });
+  if (!isQueued) await sendUndo(userId, targetUserId, swipeClientId);
+}
+
 export const deckStore: DeckStore = createDeckStore({
   fetchPage: (userId, page) => fetchRecommended(userId, page),
   swipe: swipeThroughOutbox,
+  undo: undoThroughOutbox,
   newClientId,
   onMatch: () => {
     window.dispatchEvent(new Event(MATCHES_CHANGED_EVENT));
@@ -298,5 +364,14 @@ outbox.register('swipe', {
   },
   fail: async () => {
     toast.error(SWIPE_FAILED);
+  },
+});
+
+outbox.register('undoSwipe', {
+  // The only refusal an undo of one's own swipe meets: it made a match meanwhile (replayed offline).
+  fail: async (_db, item) => {
+    const targetUserId = (item.payload as { targetUserId?: string }).targetUserId;
+    if (targetUserId) removeFromDeck(targetUserId);
+    toast.error(DISCOVERY_MESSAGES.undoMatched);
   },
 });

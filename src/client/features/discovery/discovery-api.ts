@@ -1,5 +1,10 @@
 /** The deck's calls (spec 001 §7): recommendations, swipes, another user's profile, preferences. */
-import type { RecommendedResponse, SwipeAction, SwipeResponse } from '#shared/discovery/discovery-schemas';
+import type {
+  RecommendedResponse,
+  SwipeAction,
+  SwipeResponse,
+  UndoSwipeResponse,
+} from '#shared/discovery/discovery-schemas';
 import { RECOMMENDED_PAGE_SIZE } from '#shared/profile/options';
 import type { PublicProfile, PublicProfileResponse } from '#shared/profile/profile-schema';
 import { requestJson } from '../../services/http.ts';
@@ -21,6 +26,14 @@ export function sendSwipe(userId: string, targetUserId: string, action: SwipeAct
   return requestJson<SwipeResponse>(`swipes/users/${encodeURIComponent(userId)}/swipe`, {
     method: 'post',
     json: { target_user_id: targetUserId, action, clientId },
+  });
+}
+
+/** "Deshacer" straight to the server (only when nobody is signed in to an outbox). */
+export function sendUndo(userId: string, targetUserId: string, swipeClientId: string) {
+  return requestJson<UndoSwipeResponse>(`swipes/users/${encodeURIComponent(userId)}/undo`, {
+    method: 'post',
+    json: { target_user_id: targetUserId, swipeClientId },
   });
 }
 

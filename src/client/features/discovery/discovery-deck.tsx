@@ -4,7 +4,6 @@ import type { SwipeAction } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { Button } from '../../ui/button.tsx';
-import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon, SettingsIcon, UsersIcon } from '../../ui/icons.tsx';
 import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
@@ -17,6 +16,7 @@ import { MatchModal } from './match-modal.tsx';
 import { PreferencesDialog } from './preferences-dialog.tsx';
 import { ProfileCard, ProfileCardSkeleton } from './profile-card.tsx';
 import { ProfileModal } from './profile-modal.tsx';
+import { UndoBar } from './undo-bar.tsx';
 
 /** The slot of the profile modal's foot; `close` shuts the modal (the route fills it with the safety actions). */
 export type RenderDeckProfileActions = (profile: PublicProfile, close: () => void) => React.ReactNode;
@@ -192,6 +192,10 @@ export function DiscoveryDeck({
             />
           </div>
         )}
+        <UndoBar
+          last={snap.lastSwipe && { ...snap.lastSwipe, name: snap.lastSwipe.profile.name }}
+          onUndo={() => void deckStore.undo()}
+        />
         {isReady && top && (
           <ProfileCard
             key={top.userId}

@@ -2,7 +2,7 @@ import { type CSSProperties, useRef, useState } from 'react';
 import type { SwipeAction } from '#shared/discovery/discovery-schemas';
 import type { PublicProfile } from '#shared/profile/profile-schema';
 import { cx } from '../../ui/cx.ts';
-import { ChevronRightIcon, ExpandIcon, MapPinIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
+import { CheckIcon, ChevronRightIcon, ExpandIcon, MapPinIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
 import { wrapIndex } from '../../ui/photo-viewer.tsx';
 import { SafeImage } from '../../ui/safe-image.tsx';
 import { activityLine } from './profile-text.ts';
@@ -177,6 +177,7 @@ export function ProfileCard({
           <MapPinIcon className="size-4 shrink-0" />
           <span className="truncate">{[profile.location.city, profile.distanceText].filter(Boolean).join(' · ')}</span>
         </p>
+        <CompatibilityReasons reasons={profile.compatibilityReasons} />
         <p className="line-clamp-2 text-[0.9375rem] leading-snug text-white/90">{profile.bio}</p>
         {activityLine(profile) && (
           <p className="flex items-center gap-1.5 text-xs font-semibold text-emerald-300">
@@ -186,6 +187,27 @@ export function ProfileCard({
         )}
       </div>
     </article>
+  );
+}
+
+/**
+ * "Por qué encajáis" (docs/decisions/0023): up to three reasons the server computed from the score
+ * itself, strongest first. Each keeps to two lines at most on the card; the full profile shows them whole.
+ */
+function CompatibilityReasons({ reasons }: { reasons: readonly string[] }) {
+  if (reasons.length === 0) return null;
+  return (
+    <section aria-label="Por qué encajáis" className="mt-0.5 flex flex-col gap-1">
+      <h3 className="text-[0.6875rem] font-bold uppercase tracking-wider text-emerald-300">Por qué encajáis</h3>
+      <ul className="flex flex-col gap-1">
+        {reasons.map((reason) => (
+          <li key={reason} className="flex items-start gap-1.5 text-[0.8125rem] font-semibold leading-tight text-white">
+            <CheckIcon className="mt-px size-3.5 shrink-0 text-emerald-300" strokeWidth={3} />
+            <span className="line-clamp-2">{reason}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -122,7 +122,7 @@ export function ProfileDetails({ profile }: { profile: PublicProfile }) {
           {`${Math.round(profile.compatibilityScore)}% Entreno`}
         </p>
         {profile.compatibilityReasons.length > 0 && (
-          <ul className="flex flex-col gap-1 text-sm text-brand-900 dark:text-brand-100">
+          <ul aria-label="Por qué encajáis" className="flex flex-col gap-1 text-sm text-brand-900 dark:text-brand-100">
             {profile.compatibilityReasons.map((reason) => (
               <li key={reason} className="flex gap-2">
                 <span aria-hidden="true">✓</span>
