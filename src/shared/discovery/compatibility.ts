@@ -20,8 +20,10 @@ import {
   SOCIAL_PREFERENCES,
   SPORTS,
   TRAINING_SCHEDULES,
-  WEEK_DAYS,
 } from '../profile/options.ts';
+import { lowerFirst, PART_OF_DAY, shortList, slotPhrase, spanishList } from './compatibility-wording.ts';
+
+export { spanishList } from './compatibility-wording.ts';
 
 /** What the score reads from a profile; every part may be missing. */
 export interface CompatibilityProfile {
@@ -265,24 +267,6 @@ function optionsIn(mask: number, options: readonly string[]): string[] {
   return options.filter((_, index) => (mask & (1 << index)) !== 0);
 }
 
-/** "A", "A y B", "A, B y C"; "e" instead of "y" before an /i/ sound ("Yoga e Instructor"). */
-export function spanishList(items: readonly string[]): string {
-  if (items.length <= 1) return items[0] ?? '';
-  const last = items[items.length - 1] ?? '';
-  const conjunction = /^h?[ií](?![aeiouáéíóú])/i.test(last) ? 'e' : 'y';
-  return `${items.slice(0, -1).join(', ')} ${conjunction} ${last}`;
-}
-
-/** At most three items named, the rest counted: "A, B, C y 2 más". */
-function shortList(items: readonly string[]): string {
-  if (items.length <= 3) return spanishList(items);
-  return `${items.slice(0, 3).join(', ')} y ${items.length - 3} más`;
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLocaleLowerCase('es-ES') + text.slice(1);
-}
-
 /** Lower case, no accents, no punctuation, single spaces: "Gimnasio  Altafit-Chamberí" = "gimnasio altafit chamberi". */
 export function normalizeGymName(name: string): string {
   return name
@@ -333,33 +317,6 @@ function motivation(a: Side, b: Side): FactorResult {
   if (shared.length === 0) return { similarity, shared, reason: null };
   const names = shared.map((value) => optionLabel(MOTIVATION_OPTIONS, value).toLocaleLowerCase('es-ES'));
   return { similarity, shared, reason: `Os motiva lo mismo: ${shortList(names)}` };
-}
-
-const PART_OF_DAY: Readonly<Record<string, string>> = {
-  Mañana: 'por la mañana',
-  Tarde: 'por la tarde',
-  Noche: 'por la noche',
-  mañana: 'por la mañana',
-  tarde: 'por la tarde',
-};
-
-/** "los martes", "los sábados". */
-function weekdayPlural(day: string): string {
-  const lower = day.toLocaleLowerCase('es-ES');
-  return lower.endsWith('s') ? lower : `${lower}s`;
-}
-
-/** "los lunes y martes por la tarde y los jueves por la mañana", or null for odd slot names. */
-function slotPhrase(slots: readonly string[]): string | null {
-  // Slots are ordered by day then part; name the days of each part together.
-  const byPart = new Map<string, string[]>();
-  for (const slot of slots) {
-    const [day = '', part = ''] = slot.split(' ');
-    if (!WEEK_DAYS.includes(day as (typeof WEEK_DAYS)[number]) || !PART_OF_DAY[part]) continue;
-    byPart.set(part, [...(byPart.get(part) ?? []), weekdayPlural(day)]);
-  }
-  const phrases = [...byPart].map(([part, days]) => `los ${spanishList(days)} ${PART_OF_DAY[part]}`);
-  return phrases.length === 0 ? null : phrases.join(' y ');
 }
 
 /** Up to this many shared slots are named day by day; more are counted. */
