@@ -276,10 +276,25 @@ describe('profile verification', () => {
     expect((await publicProfile(viewer, user)).verified).toBe(false);
   });
 
-  it('deletes the request, the selfie and the record with the account', async () => {
+  it('exports the state and the requests, never the selfie; deletes all of it with the account', async () => {
     const user = await verify.userWithPhoto('Olga');
     await verify.request(user);
     expect(await verify.selfiesOf(user.userId)).toHaveLength(1);
+    const exported = await api.get('/account/export', user.token);
+    expect(exported.status).toBe(200);
+    expect(exported.body.verification).toMatchObject({
+      status: 'pending',
+      requests: [{ kind: 'selfie', status: 'pending' }],
+    });
+    const [exportedRequest] = (exported.body.verification as { requests: object[] }).requests;
+    expect(Object.keys(exportedRequest ?? {}).sort()).toEqual([
+      'createdAt',
+      'kind',
+      'pose',
+      'reason',
+      'reviewedAt',
+      'status',
+    ]);
     const deleted = await api.call('DELETE', '/account', { body: { confirmation: 'ELIMINAR' }, token: user.token });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
     expect(await verify.selfiesOf(user.userId)).toHaveLength(0);

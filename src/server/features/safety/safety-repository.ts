@@ -13,8 +13,10 @@ import {
   reports,
   sessions,
   swipes,
+  profileVerifications,
   userSettings,
   users,
+  verificationRequests,
 } from '../../db/schema/index.ts';
 import { appendChanges, rowsOf } from '../sync/change-log-repository.ts';
 
@@ -136,6 +138,8 @@ export function createSafetyRepository(db: Database) {
         pushRows,
         blockRows,
         reportRows,
+        verificationRows,
+        verificationRequestRows,
       ] = await Promise.all([
         db
           .select({
@@ -195,6 +199,28 @@ export function createSafetyRepository(db: Database) {
           })
           .from(reports)
           .where(eq(reports.reporterId, userId)),
+        // Verification (docs/decisions/0034): the state and the requests, never a selfie nor who reviewed.
+        db
+          .select({
+            status: profileVerifications.status,
+            reason: profileVerifications.reason,
+            verifiedAt: profileVerifications.verifiedAt,
+            approvedPhotoKeys: profileVerifications.approvedPhotoKeys,
+          })
+          .from(profileVerifications)
+          .where(eq(profileVerifications.userId, userId)),
+        db
+          .select({
+            kind: verificationRequests.kind,
+            pose: verificationRequests.pose,
+            status: verificationRequests.status,
+            reason: verificationRequests.reason,
+            createdAt: verificationRequests.createdAt,
+            reviewedAt: verificationRequests.reviewedAt,
+          })
+          .from(verificationRequests)
+          .where(eq(verificationRequests.userId, userId))
+          .orderBy(asc(verificationRequests.createdAt)),
       ]);
       return {
         user: account ? user : undefined,
@@ -237,6 +263,7 @@ export function createSafetyRepository(db: Database) {
         pushSubscriptions: pushRows,
         blocks: blockRows,
         reports: reportRows,
+        verification: verificationRows[0] ? { ...verificationRows[0], requests: verificationRequestRows } : null,
       };
     },
 
