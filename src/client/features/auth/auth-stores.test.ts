@@ -85,6 +85,32 @@ describe('login store (spec 000 §2, §5)', () => {
     await offline.store.submit();
     expect(offline.store.state.status).toEqual({ status: 'error', message: AUTH_SCREEN_TEXTS.connectionError });
   });
+
+  it('keeps what the server says about a suspended account, so the screen can offer the appeal', async () => {
+    const restriction = {
+      kind: 'suspension',
+      reason: 'Acoso',
+      endsAt: '2026-12-01T10:00:00.000Z',
+      canAppeal: true,
+      appealToken: 't',
+    };
+    const message = 'Tu cuenta está suspendida hasta el 1 de diciembre de 2026, 11:00.';
+    const refusing = loginStore(
+      vi.fn(async () => {
+        throw new ApiRequestError('http', message, 403, 'ACCOUNT_RESTRICTED', {
+          success: false,
+          message,
+          errorType: 'ACCOUNT_RESTRICTED',
+          restriction,
+        });
+      }),
+    );
+    refusing.store.setEmail('a@b.co');
+    refusing.store.setPassword('12345678');
+    await refusing.store.submit();
+    expect(refusing.store.state.status).toEqual({ status: 'error', message, restriction });
+    expect(refusing.signIn).not.toHaveBeenCalled();
+  });
 });
 
 describe('forgot-password store', () => {
