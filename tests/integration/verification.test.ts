@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSE_INSTRUCTIONS, VERIFICATION_POSES } from '../../src/shared/verification/verification-poses.ts';
-import { createDiscoveryApi, createSignedInUser, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
+import {
+  createDiscoveryApi,
+  createSignedInUser,
+  type DiscoveryApi,
+  profileBody,
+  type TestUser,
+} from '../helpers/discovery-api.ts';
 import { createModerator } from '../helpers/moderation-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import {
@@ -200,6 +206,22 @@ describe('profile verification', () => {
     });
     expect(removed.status).toBe(200);
     expect(await verify.state(user.token)).toMatchObject({ status: 'verified' });
+  });
+
+  it('never lets a moderator review their own request', async () => {
+    const own = await createModerator(app);
+    expect((await api.post('/profiles', profileBody(own.userId, { name: 'Marta' }), own.token)).status).toBe(201);
+    expect((await api.upload(own.userId, [{ data: await profilePhoto() }], own.token)).status).toBe(200);
+    await verify.request(own);
+    const item = await verify.pendingOf(own.token, own.userId);
+    const self = await approve(item.id, item.photoKeys, own.token);
+    expect(self.status).toBe(403);
+    expect(self.body.message).toBe('Otra persona del equipo de moderación debe revisar tu propia solicitud');
+    expect((await api.post(`/moderation/verifications/${item.id}/reject`, { reason: 'pose' }, own.token)).status).toBe(
+      403,
+    );
+    expect(await verify.state(own.token)).toMatchObject({ status: 'pending' });
+    expect((await approve(item.id, item.photoKeys)).status).toBe(200);
   });
 
   it('refuses an approval when the profile shows photos the moderator did not see', async () => {

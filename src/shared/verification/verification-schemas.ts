@@ -17,6 +17,7 @@ export const VERIFICATION_MESSAGES = {
   submitted: 'Solicitud enviada. La revisaremos en 24-48 horas.',
   requestNotFound: 'Solicitud de verificación no encontrada',
   alreadyReviewed: 'Esta solicitud ya se ha revisado',
+  ownRequest: 'Otra persona del equipo de moderación debe revisar tu propia solicitud',
   photosChanged: 'Las fotos del perfil han cambiado. Vuelve a cargar la solicitud antes de decidir.',
   invalidReason: 'Elige un motivo de rechazo válido',
   noteRequired: 'Explica el motivo del rechazo',

@@ -12,7 +12,7 @@ import {
 } from '#shared/verification/verification-schemas';
 import { type VerificationRecord, type VerificationStatus, transition } from '#shared/verification/verification-state';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../plugins/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
@@ -236,6 +236,7 @@ export function createVerificationService(deps: VerificationServiceDeps) {
         moderator.userId,
         (request, subject) => {
           if (request.status !== 'pending') throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
+          if (request.userId === moderator.userId) throw forbidden(M.ownRequest);
           if (subject.photos.length === 0 || !subject.photos.every((key) => seen.has(key))) {
             throw conflict(M.photosChanged, 'PHOTOS_CHANGED');
           }
@@ -276,6 +277,7 @@ export function createVerificationService(deps: VerificationServiceDeps) {
         moderator.userId,
         (request, subject) => {
           if (request.status !== 'pending') throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
+          if (request.userId === moderator.userId) throw forbidden(M.ownRequest);
           const record = transition(recordOf(subject), { type: 'reject', reason });
           if (!record) throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
           return { record, requestStatus: 'rejected', approvedPhotoKeys: [] };
