@@ -229,6 +229,17 @@ describe(isScaled ? 'moderation actions across two nodes' : 'moderation actions'
     expect((await api.post('/appeals', { restrictionId, text: 'Yo' }, reporter.token)).status).toBe(404);
     expect((await api.post('/appeals/notice/seen', { restrictionId }, reporter.token)).status).toBe(404);
     expect((await api.post('/appeals/notice/seen', { restrictionId }, offender.token)).status).toBe(200);
+    // Their data export says what they were told and what they wrote; never the moderator's note.
+    const exported = await api.get('/account/export', offender.token);
+    expect(exported.body.moderation).toEqual([
+      expect.objectContaining({
+        kind: 'warning',
+        reason: 'inappropriate',
+        appealText: 'No lo sabía',
+        appealStatus: 'open',
+      }),
+    ]);
+    expect(JSON.stringify(exported.body)).not.toContain('Fotos');
     expect((await api.get('/appeals/notice', offender.token)).body).toMatchObject({ notice: null });
   });
 

@@ -140,6 +140,7 @@ export function createSafetyRepository(db: Database) {
         reportRows,
         verificationRows,
         verificationRequestRows,
+        moderationRows,
       ] = await Promise.all([
         db
           .select({
@@ -221,6 +222,12 @@ export function createSafetyRepository(db: Database) {
           .from(verificationRequests)
           .where(eq(verificationRequests.userId, userId))
           .orderBy(asc(verificationRequests.createdAt)),
+        // Moderation (docs/decisions/0033): what the person was told and their appeal; never the
+        // moderator's note, who acted, nor the automatic hold (which would hint at reports).
+        db.execute(sql`select r.kind, r.reason, r.created_at as "createdAt", r.ends_at as "endsAt",
+            r.lifted_at as "liftedAt", a.text as "appealText", a.status as "appealStatus"
+          from account_restrictions r left join moderation_appeals a on a.restriction_id = r.id
+          where r.user_id = ${userId}::uuid and r.kind <> 'review_hold' order by r.created_at`),
       ]);
       return {
         user: account ? user : undefined,
@@ -264,6 +271,7 @@ export function createSafetyRepository(db: Database) {
         blocks: blockRows,
         reports: reportRows,
         verification: verificationRows[0] ? { ...verificationRows[0], requests: verificationRequestRows } : null,
+        moderation: rowsOf<Record<string, unknown>>(moderationRows),
       };
     },
 
