@@ -51,6 +51,9 @@ async function notificationsOf(request: APIRequestContext, user: SignedIn): Prom
   return ((await response.json()) as { notifications: { title: string }[] }).notifications;
 }
 
+/** The first deck of a fresh page waits on the own profile and page 1: slow on a loaded machine. */
+const FIRST_LOAD = { timeout: 30_000 };
+
 function card(page: Page, name: string) {
   return page.getByRole('article', { name: new RegExp(`^${name}`) });
 }
@@ -77,7 +80,7 @@ test('swipe, undo: the same card is back with its reasons; a superlike undone ta
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/home');
 
-  await expect(card(page, 'Olivia')).toBeVisible();
+  await expect(card(page, 'Olivia')).toBeVisible(FIRST_LOAD);
   await expectReasons(page, 'Olivia');
   await page.screenshot({ path: test.info().outputPath('card-390.png') });
 
@@ -117,7 +120,7 @@ test('a swipe that made a match cannot be undone: the button says so', async ({ 
   expect(liked.status()).toBe(200);
   const page = await pageFor(browser, vera);
   await page.goto('/home');
-  await expect(card(page, 'Marcos')).toBeVisible();
+  await expect(card(page, 'Marcos')).toBeVisible(FIRST_LOAD);
   await page.getByRole('button', { name: 'Entreno', exact: true }).click();
   const celebration = page.getByRole('dialog', { name: '¡Nuevo Entrenamiento!' });
   await expect(celebration.getByRole('heading', { name: '¡Nuevo Entrenamiento!' })).toBeVisible();
@@ -141,7 +144,7 @@ test('offline: a swipe undone before reconnecting never reaches the server', asy
     }
   });
   await page.goto('/home');
-  await expect(card(page, 'Olivia')).toBeVisible();
+  await expect(card(page, 'Olivia')).toBeVisible(FIRST_LOAD);
 
   await page.context().route('**/socket.io/**', (route) => route.abort('internetdisconnected'));
   await page.context().setOffline(true);
@@ -176,6 +179,7 @@ test('the card with its reasons and the Deshacer bar pass axe, in both themes', 
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.addInitScript((stored) => window.localStorage.setItem('theme', stored), theme);
     await page.goto('/home');
+    await expect(card(page, 'Olivia')).toBeVisible(FIRST_LOAD);
     await expectReasons(page, 'Olivia');
     found.push(...(await seriousViolations(page)));
     // Sent before the undo, so the undo goes to the server (not only out of the outbox).
