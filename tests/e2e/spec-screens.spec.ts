@@ -146,3 +146,20 @@ test('/config has the spec sections, and "Verificar perfil" explains the require
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Cerrar sesión' }).first()).toBeVisible();
 });
+
+test('/messages is titled "Mensajes (count)"; the chat header names the other person and leads back to /messages', async ({
+  page,
+}) => {
+  await signIn(page);
+  await page.goto(`${server.url}/messages`);
+  await expect(page.getByRole('heading', { level: 1, name: /^Mensajes \(\d+\)$/ })).toBeVisible();
+  await page.getByText('¿Calentamos juntos en la zona de cardio?').click();
+  await expect(page).toHaveURL(/\/messages\/[^/]+$/);
+  const title = page.getByRole('heading', { level: 1 });
+  await expect(title).not.toHaveText('');
+  await expect(title).not.toHaveText('Chat');
+  const back = page.getByRole('link', { name: 'Volver a Mensajes' });
+  await expect(back).toHaveAttribute('href', '/messages');
+  await back.click();
+  await expect(page).toHaveURL(/\/messages$/);
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUTH_SCREEN_TEXTS } from '../../src/client/features/auth/auth-texts.ts';
 import { PROFILES_LOAD_FAILED } from '../../src/client/features/discovery/deck-store.ts';
 import { MATCHES_LOAD_FAILED } from '../../src/client/features/matches/matches-store.ts';
 import { UPDATE_FAILED_MESSAGE } from '../../src/client/features/profile/editor-store.ts';
@@ -38,5 +39,21 @@ describe('spec 001 §8 texts', () => {
     expect(PROFILES_LOAD_FAILED).toBe('Error al obtener perfiles');
     expect(DISTANCE_SAVE_FAILED).toBe('Error al actualizar preferencias');
     expect(MATCHES_LOAD_FAILED).toBe('Error al obtener matches');
+  });
+});
+
+describe('spec 000 §2 and §8 texts of the access screens', () => {
+  it('login, forgot-password and reset texts, with the defaults when the server gives no message', () => {
+    expect(AUTH_SCREEN_TEXTS).toMatchObject({
+      loginDefaultError: 'Error en el login',
+      connectionError: 'Error de conexión. Por favor, verifica tu conexión a internet e intenta de nuevo.',
+      forgotFailed: 'No se pudo enviar el correo de recuperación. Por favor, inténtalo de nuevo.',
+      resetDefaultError: 'Error al restablecer la contraseña',
+      resendSucceeded: 'Se ha enviado un nuevo enlace a tu correo electrónico',
+      resendFailed: 'Error al enviar el nuevo enlace. Por favor, inténtalo más tarde.',
+      resetSucceeded: '¡Contraseña actualizada correctamente! Redirigiendo...',
+      validatingLink: 'Validando enlace...',
+      sendingEmail: 'Enviando correo...',
+    });
   });
 });
