@@ -102,6 +102,7 @@ test('with nothing yet, every tab opens offline as its empty state with "Sin con
 
   await tapTab(offline, 'Configuración');
   await expect(offline.getByRole('heading', { name: 'Privacidad y Datos' })).toBeVisible();
+  await offline.screenshot({ path: 'test-results/offline-config-390.png' });
   await expect(offline.getByTestId('offline-badge').filter({ visible: true })).toHaveText('Sin conexión');
   await expectNoError(offline, '/config');
 
@@ -154,6 +155,7 @@ test('a screen never loaded on this device says so offline, then fills itself wh
   const offline = await reopenOffline(page, '/matches');
   const placeholder = offline.getByTestId('offline-placeholder');
   await expect(placeholder).toContainText('Aún no hay nada guardado aquí');
+  await offline.screenshot({ path: 'test-results/offline-never-loaded-390.png' });
   await expect(offline.getByTestId('offline-badge').filter({ visible: true })).toHaveText('Sin conexión');
   await expectNoError(offline, '/matches never loaded');
 

@@ -183,7 +183,7 @@ test('an unreadable push still shows a notification that opens the notifications
   expect(shown).toMatchObject({ title: 'Entreno', tag: 'entreno', data: { url: '/notifications' } });
 });
 
-test('a tap with the app open navigates it in place: no reload, the draft and the list scroll stay', async ({
+test('a tap with the app open navigates it in place: no reload, the unsent draft stays', async ({
   browser,
   request,
 }) => {
