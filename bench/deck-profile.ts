@@ -14,15 +14,23 @@ import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { App } from '../src/server/app.ts';
+import {
+  createRecommendationRepository,
+  type DeckViewer,
+} from '../src/server/features/discovery/recommendation-repository.ts';
+import { deckViewerOf } from '../src/server/features/discovery/recommendation-service.ts';
+import { createProfileRepository } from '../src/server/features/profiles/profile-repository.ts';
 import { DATABASE_URL, embeddedApp, listen, postgresApp, rows, type Scale } from './data/datasets.ts';
 import type { HttpLoad, HttpLoadResult, HttpRequestSpec } from './http-load-worker.ts';
-import type { BenchResult } from './load.ts';
+import { type BenchResult, openLoop } from './load.ts';
 import { summarize } from './stats.ts';
 import { runWorker } from './worker.ts';
 
 const RATE = Number(process.env.BENCH_PROFILE_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
 const PAGE = Number(process.env.BENCH_PROFILE_PAGE ?? 1);
+/** BENCH_PROFILE_SAMPLING=0: no CPU profile (the CPU per page then excludes the profiler's own cost). */
+const SAMPLING = process.env.BENCH_PROFILE_SAMPLING !== '0';
 
 const load = () =>
   `load ${os
@@ -95,11 +103,11 @@ function timeRequests(app: App) {
   };
 }
 
-/** CPU seconds (user + system) of the PostgreSQL backends serving database `name` (Linux /proc). */
-async function backendCpuMs(name: string): Promise<number> {
+/** CPU milliseconds (user + system) of each PostgreSQL backend serving database `name`, by pid (Linux /proc). */
+async function backendCpuByPid(name: string): Promise<Map<string, number>> {
   const { readdir, readFile } = await import('node:fs/promises');
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
+  const tick = 10; // ms per USER_HZ tick on Linux
+  const byPid = new Map<string, number>();
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -107,12 +115,42 @@ async function backendCpuMs(name: string): Promise<number> {
       if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${name} `)) continue;
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick;
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * tick);
     } catch {
       // The process ended meanwhile.
     }
   }
-  return total;
+  return byPid;
+}
+
+/**
+ * The CPU the backends of database `name` spend from start() to stop(), sampled every 200 ms so a
+ * backend that ends meanwhile (the pool closes idle connections) still counts up to its last sample.
+ */
+function backendCpu(name: string) {
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+  const sample = async (isFirst: boolean) => {
+    for (const [pid, ms] of await backendCpuByPid(name)) {
+      if (isFirst) first.set(pid, ms);
+      else if (!first.has(pid)) first.set(pid, 0);
+      last.set(pid, ms);
+    }
+  };
+  return {
+    async start() {
+      await sample(true);
+      timer = setInterval(() => void sample(false), 200);
+    },
+    async stop(): Promise<number> {
+      clearInterval(timer);
+      await sample(false);
+      let total = 0;
+      for (const [pid, ms] of last) total += ms - (first.get(pid) ?? 0);
+      return total;
+    },
+  };
 }
 
 /** CPU milliseconds of this process's main thread alone (the server; the load runs in a worker). */
@@ -203,9 +241,10 @@ export async function benchDeckProfile(): Promise<BenchResult> {
     const ids = (
       await rows<{ user_id: string }>(
         app,
-        sql`select user_id from profiles order by md5(user_id::text || 'profile') limit ${count + warm}`,
+        sql`select user_id from profiles order by md5(user_id::text || 'profile') limit ${2 * count + warm}`,
       )
     ).map((row) => row.user_id);
+    const bareIds = ids.splice(count + warm);
     const requests: HttpRequestSpec[] = [];
     for (const id of ids) {
       const { token } = await app.auth.sessions.issueSession(id, { rememberMe: true });
@@ -233,25 +272,51 @@ export async function benchDeckProfile(): Promise<BenchResult> {
     }
     const session = new Session();
     session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 200 });
-    await session.post('Profiler.start');
+    if (SAMPLING) {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+    }
     pool.start();
     requestTimes.start();
     const database = embedded ? 'postgres' : new URL(app.config.databaseUrl ?? 'x:///').pathname.slice(1);
-    const backendBefore = await backendCpuMs(database);
+    const backends = backendCpu(database);
+    await backends.start();
     const cpuBefore = process.cpuUsage();
     const mainBefore = await mainThreadCpuMs();
     const measured = await run(measuredRequests);
     const mainMs = (await mainThreadCpuMs()) - mainBefore;
     const cpu = process.cpuUsage(cpuBefore);
-    const backendMs = (await backendCpuMs(database)) - backendBefore;
+    const backendMs = await backends.stop();
     const serverMs = requestTimes.stop();
     const statements = pool.stop();
-    const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+    const profile = SAMPLING
+      ? ((await session.post('Profiler.stop')) as { profile: CpuProfile }).profile
+      : { nodes: [], samples: [], timeDeltas: [], startTime: 0, endTime: 0 };
     session.disconnect();
     const file = `/tmp/deck-profile-${embedded ? 'embedded' : 'postgres'}-page${PAGE}.cpuprofile`;
-    await writeFile(file, JSON.stringify(profile));
+    if (SAMPLING) await writeFile(file, JSON.stringify(profile));
+
+    // The bare SQL deck query (decision 0006) of other viewers, same rate and count: its cost.
+    const repository = createRecommendationRepository(app.database.db);
+    const now = new Date();
+    const viewers: DeckViewer[] = (await createProfileRepository(app.database.db).findManyByUserIds(bareIds)).map(
+      (found) => deckViewerOf(found, now),
+    );
+    const bareBackends = backendCpu(database);
+    await bareBackends.start();
+    const bareMainBefore = await mainThreadCpuMs();
+    const bare = await openLoop({
+      rate: RATE,
+      count: viewers.length,
+      async fire(index) {
+        await repository.candidates(viewers[index] as DeckViewer, null, 200);
+      },
+    });
+    const bareMainMs = (await mainThreadCpuMs()) - bareMainBefore;
+    const bareBackendMs = await bareBackends.stop();
+    const bareQueries = Math.max(1, bare.latenciesMs.length);
+    const bareLatency = summarize(bare.latenciesMs);
 
     const client = summarize(measured.latenciesMs);
     const server = summarize(serverMs);
@@ -261,7 +326,9 @@ export async function benchDeckProfile(): Promise<BenchResult> {
       `client: p50 ${client.p50.toFixed(2)} ms p95 ${client.p95.toFixed(2)} ms p99 ${client.p99.toFixed(2)} ms; sent ${measured.sent}, errors ${measured.errors}, overloaded ${measured.overloaded}, non-empty ${measured.nonEmpty}`,
       `server (request → response end): p50 ${server.p50.toFixed(2)} ms p95 ${server.p95.toFixed(2)} ms p99 ${server.p99.toFixed(2)} ms`,
       `CPU per page: main thread (the server, profiler included) ${(mainMs / pages).toFixed(2)} ms; whole process (with the load worker) ${((cpu.user + cpu.system) / 1000 / pages).toFixed(2)} ms`,
-      `PostgreSQL backends of ${database}: ${(backendMs / pages).toFixed(2)} ms CPU per page (10 ms ticks; backends that ended meanwhile are missed)`,
+      `PostgreSQL backends of ${database}: ${(backendMs / pages).toFixed(2)} ms CPU per page (10 ms ticks, sampled every 200 ms)`,
+      `bare SQL deck query, ${bare.latenciesMs.length} other viewers at ${RATE}/s (${load()}): p50 ${bareLatency.p50.toFixed(2)} ms p95 ${bareLatency.p95.toFixed(2)} ms p99 ${bareLatency.p99.toFixed(2)} ms${bare.overloaded ? ' OVERLOADED' : ''}; PostgreSQL backends ${(bareBackendMs / bareQueries).toFixed(2)} ms CPU per query, main thread ${(bareMainMs / bareQueries).toFixed(2)} ms`,
+      `CPU cost ratio, page 1 / bare query (main thread + backends): ${((mainMs + backendMs) / pages / ((bareMainMs + bareBackendMs) / bareQueries)).toFixed(2)}`,
       'statements (round trip, call → rows):',
     );
     for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length)) {
@@ -270,6 +337,7 @@ export async function benchDeckProfile(): Promise<BenchResult> {
         `  ${(list.length / pages).toFixed(2)}/page  p50 ${s.p50.toFixed(2)} p95 ${s.p95.toFixed(2)} ms  ${key}`,
       );
     }
+    if (!SAMPLING) return { name: `Deck page ${PAGE} cost`, lines };
     const summary = summarizeProfile(profile);
     const perPage = (ms: number) => `${((ms * 1000) / pages).toFixed(0)} µs/page`;
     lines.push(
