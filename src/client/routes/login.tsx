@@ -1,4 +1,7 @@
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import * as v from 'valibot';
+import { type SecondStepChallenge, SecondStepChallengeSchema } from '#shared/security/security-schemas';
 import { adoptSignedInSession } from '../features/auth/adopt-session.ts';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { GoogleSignInButton } from '../features/google-sign-in/index.ts';
@@ -13,15 +16,21 @@ export function LoginPage() {
   // Shared by / and /login, so the search is read loosely; /login validates it.
   const search = useSearch({ strict: false }) as { error?: string };
   const goHome = () => void navigate({ to: '/home', replace: true });
+  // A Google sign-in that needs its second step: from this page's button, or handed over by another page's.
+  const handedOver = useRouterState({ select: (state) => state.location.state.secondStep });
+  const [googleSecondStep, setGoogleSecondStep] = useState<SecondStepChallenge | undefined>(undefined);
+  const pendingSecondStep = googleSecondStep ?? (v.is(SecondStepChallengeSchema, handedOver) ? handedOver : undefined);
   return (
     <LoginScreen
       notice={search.error === 'token_missing' ? TOKEN_MISSING_NOTICE : undefined}
+      pendingSecondStep={pendingSecondStep}
       // The Google slot under 'O continúa con' (features/google-sign-in); its script loads once the
       // form is on screen, not behind a phone's demo preview (#19 §4).
       alternativeSignIn={(isFormOnScreen) => (
         <GoogleSignInButton
           isDeferred={!isFormOnScreen}
           onSignedIn={(session) => void adoptSignedInSession(session).finally(goHome)}
+          onSecondStep={setGoogleSecondStep}
         />
       )}
       // A suspended or banned account: why, and its one appeal (features/moderation).

@@ -10,6 +10,7 @@ import {
   type ValidateResetTokenResponse,
 } from '#shared/auth/auth-schemas';
 import { type Health, HealthSchema } from '#shared/api';
+import { type SecondStepChallenge, SecondStepChallengeSchema } from '#shared/security/security-schemas';
 import { ApiRequestError, requestJson } from '../../services/http.ts';
 
 /** The server's mode (GET /health), for the login preview's badge; null when it cannot be read. */
@@ -25,9 +26,14 @@ export async function serverMode(): Promise<Health['mode'] | null> {
 /** Spec 000 §5: an answer without token and user is unusable. */
 export const INCOMPLETE_RESPONSE_MESSAGE = 'Respuesta del servidor incompleta';
 
-/** POST /auth/login; throws ApiRequestError (an incomplete answer becomes one too). */
-export async function login(body: LoginRequest): Promise<LoginResponse> {
+/**
+ * POST /auth/login: the session, or the second step it still needs (docs/decisions/0032); throws
+ * ApiRequestError (an incomplete answer becomes one too).
+ */
+export async function login(body: LoginRequest): Promise<LoginResponse | SecondStepChallenge> {
   const answer = await requestJson<unknown>('auth/login', { method: 'post', json: body });
+  const challenge = v.safeParse(SecondStepChallengeSchema, answer);
+  if (challenge.success) return challenge.output;
   const parsed = v.safeParse(LoginResponseSchema, answer);
   if (!parsed.success) throw new ApiRequestError('http', INCOMPLETE_RESPONSE_MESSAGE, 200);
   return parsed.output;

@@ -21,10 +21,15 @@ import { textLinkClasses } from '../../ui/link-classes.ts';
 import { Logo } from '../../ui/logo.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
+import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { login } from './auth-api.ts';
 import { LOGIN_FORM_DELAY_MS } from './demo-cycle.ts';
 import { DemoFeatures, DemoPhone, ProdBadge } from './demo-preview.tsx';
 import { createLoginStore, type LoginStore } from './login-store.ts';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
+import { completeSecondStep, sendSecondStepSms } from './second-step-api.ts';
+import { SecondStepForm } from './second-step-form.tsx';
+import { createSecondStepStore, type SecondStepStore } from './second-step-store.ts';
 
 export type LoginScreenProps = {
   /**
@@ -39,6 +44,8 @@ export type LoginScreenProps = {
   renderRestricted?: (restriction: RestrictedAccount) => ReactNode;
   /** A notice above the form, e.g. for /login?error=token_missing. */
   notice?: string;
+  /** A sign-in elsewhere (Google) that still needs its second step (docs/decisions/0032). */
+  pendingSecondStep?: SecondStepChallenge;
   onSignedIn(): void;
 };
 
@@ -47,15 +54,17 @@ const footerLinkClasses =
 
 function LoginForm({
   store,
+  secondStep,
   alternativeSignIn,
   renderRestricted,
   notice,
   onSignedIn,
   emailRef,
   isTitleMain,
-}: Omit<LoginScreenProps, 'onSignedIn' | 'alternativeSignIn'> & {
+}: Omit<LoginScreenProps, 'onSignedIn' | 'alternativeSignIn' | 'pendingSecondStep'> & {
   alternativeSignIn?: ReactNode;
   store: LoginStore;
+  secondStep: SecondStepStore;
   onSignedIn(): void;
   emailRef: RefObject<HTMLInputElement | null>;
   /** The page's h1 when the preview (with its own h1) is not beside it. */
@@ -68,6 +77,7 @@ function LoginForm({
   const rememberHintId = useId();
   const isSubmitting = snap.status.status === 'submitting';
   const hasErrors = snap.errors.email !== undefined || snap.errors.password !== undefined;
+  const isSecondStep = useSnapshot(secondStep.state).challenge !== null;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,6 +88,8 @@ function LoginForm({
       onSignedIn();
     }
   };
+
+  if (isSecondStep) return <SecondStepForm store={secondStep} isTitleMain={isTitleMain} onSignedIn={onSignedIn} />;
 
   return (
     <div className="flex flex-col gap-6">
@@ -104,7 +116,8 @@ function LoginForm({
           label="Email"
           type="email"
           name="email"
-          autoComplete="email"
+          // Passkeys are offered in this field's suggestions where the browser can (conditional UI).
+          autoComplete="username webauthn"
           inputMode="email"
           autoCapitalize="none"
           spellCheck={false}
@@ -195,6 +208,7 @@ function LoginForm({
         {alternativeSignIn !== undefined && alternativeSignIn !== null && (
           <div className="flex flex-col items-stretch">{alternativeSignIn}</div>
         )}
+        <PasskeySignIn rememberMe={snap.rememberMe} signIn={signIn} onSignedIn={onSignedIn} />
       </div>
 
       <p className="text-center text-[0.9375rem] text-stone-600 dark:text-stone-300">
@@ -222,10 +236,32 @@ function useDelay(ms: number): boolean {
  * Sesión' button, then the form with a way back; on wide screens both side by side, the form
  * appearing after 600 ms.
  */
-export function LoginScreen({ alternativeSignIn, renderRestricted, notice, onSignedIn }: LoginScreenProps) {
+export function LoginScreen({
+  alternativeSignIn,
+  renderRestricted,
+  notice,
+  pendingSecondStep,
+  onSignedIn,
+}: LoginScreenProps) {
   usePageTitle('Iniciar sesión');
-  const [store] = useState(() => createLoginStore({ readLocation: readLoginLocation, login, signIn }));
-  const [view, setView] = useState<'preview' | 'form'>(notice === undefined ? 'preview' : 'form');
+  const [secondStep] = useState(() =>
+    createSecondStepStore({ complete: completeSecondStep, sendSms: sendSecondStepSms, signIn }),
+  );
+  const [store] = useState(() =>
+    createLoginStore({
+      readLocation: readLoginLocation,
+      login,
+      signIn,
+      onSecondStep: (challenge, area) => secondStep.start(challenge, area),
+    }),
+  );
+  // Google's sign-in answered with a second step: its session is a remembered one (local storage).
+  useEffect(() => {
+    if (pendingSecondStep) secondStep.start(pendingSecondStep, 'local');
+  }, [pendingSecondStep, secondStep]);
+  const [view, setView] = useState<'preview' | 'form'>(
+    notice === undefined && pendingSecondStep === undefined ? 'preview' : 'form',
+  );
   const isFormShown = useDelay(LOGIN_FORM_DELAY_MS);
   const isWide = useIsWideScreen();
   const emailRef = useRef<HTMLInputElement>(null);
@@ -340,6 +376,7 @@ export function LoginScreen({ alternativeSignIn, renderRestricted, notice, onSig
         >
           <LoginForm
             store={store}
+            secondStep={secondStep}
             alternativeSignIn={
               typeof alternativeSignIn === 'function' ? alternativeSignIn(view === 'form' || isWide) : alternativeSignIn
             }

@@ -7,6 +7,7 @@ import {
   LoginPasswordSchema,
 } from '#shared/auth/auth-schemas';
 import type { RestrictedAccount } from '#shared/moderation/moderation-schemas';
+import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { AUTH_SCREEN_TEXTS } from './auth-texts.ts';
 
 export type LoginField = 'email' | 'password';
@@ -31,6 +32,7 @@ export type LoginState = {
 
 export type SubmitOutcome =
   | { outcome: 'signed-in' }
+  | { outcome: 'second-step' }
   | { outcome: 'invalid'; firstInvalid: LoginField }
   | { outcome: 'failed'; message: string }
   | { outcome: 'busy' };
@@ -38,7 +40,9 @@ export type SubmitOutcome =
 /** What the login store needs from the outside world; the screen passes the real services. */
 export type LoginDependencies = {
   readLocation(): Promise<{ latitude: number; longitude: number }>;
-  login(body: LoginRequest): Promise<LoginResponse>;
+  login(body: LoginRequest): Promise<LoginResponse | SecondStepChallenge>;
+  /** Two-step is on: the second step's form takes over (docs/decisions/0032). */
+  onSecondStep?(challenge: SecondStepChallenge, area: 'local' | 'session'): void;
   /** Stores the session: local storage with "Recuérdame", session storage otherwise. */
   signIn(input: { token: string; user: LoginResponse['user']; area: 'local' | 'session' }): Promise<unknown>;
 };
@@ -112,7 +116,14 @@ export function createLoginStore(deps: LoginDependencies) {
           latitude: location.latitude,
           longitude: location.longitude,
         });
-        await deps.signIn({ token: answer.token, user: answer.user, area: state.rememberMe ? 'local' : 'session' });
+        const area = state.rememberMe ? 'local' : 'session';
+        if ('secondStepRequired' in answer) {
+          state.password = '';
+          state.status = { status: 'idle' };
+          deps.onSecondStep?.(answer, area);
+          return { outcome: 'second-step' };
+        }
+        await deps.signIn({ token: answer.token, user: answer.user, area });
         state.password = '';
         state.status = { status: 'idle' };
         return { outcome: 'signed-in' };

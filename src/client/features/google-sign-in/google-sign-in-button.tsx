@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
+import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
@@ -16,6 +17,8 @@ export type GoogleSignInButtonProps = {
    * e.g. for a session service that opens the real-time connection first.
    */
   onSignedIn?: (session: GoogleSession) => void;
+  /** Two-step is on: the login screen asks for the code (docs/decisions/0032). */
+  onSecondStep?: (challenge: SecondStepChallenge) => void;
   /** Also told of every error message the button shows. */
   onError?: (message: string) => void;
   className?: string;
@@ -41,6 +44,7 @@ const isDark = () => document.documentElement.classList.contains('dark');
 export function GoogleSignInButton({
   text = 'continue_with',
   onSignedIn,
+  onSecondStep,
   onError,
   className,
   isDeferred = false,
@@ -49,8 +53,8 @@ export function GoogleSignInButton({
   const navigate = useNavigate();
   const hostRef = useRef<HTMLDivElement>(null);
   // The GIS callback is registered once; it always reaches the latest props through this ref.
-  const handlers = useRef({ onSignedIn, onError, navigate });
-  handlers.current = { onSignedIn, onError, navigate };
+  const handlers = useRef({ onSignedIn, onSecondStep, onError, navigate });
+  handlers.current = { onSignedIn, onSecondStep, onError, navigate };
 
   useEffect(() => {
     if (isDeferred) return;
@@ -69,6 +73,10 @@ export function GoogleSignInButton({
         case 'signed-in':
           if (current.onSignedIn) current.onSignedIn(result.session);
           else void current.navigate({ to: '/home' });
+          break;
+        case 'second-step':
+          if (current.onSecondStep) current.onSecondStep(result.challenge);
+          else void current.navigate({ to: '/login', state: { secondStep: result.challenge } });
           break;
         case 'needs-registration':
           announceNotLinked();

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import type { AuthUser } from '#shared/auth/auth-schemas';
+import { type SecondStepChallenge, SecondStepChallengeSchema } from '#shared/security/security-schemas';
 import { ApiRequestError, requestJson } from '../../services/http.ts';
 
 /** Spec 000 §9: 20 s per attempt, at most 4 attempts, backoff 1500 ms × 1.5 capped at 4500 ms. */
@@ -71,10 +73,13 @@ function toSignInError(error: unknown): GoogleSignInError {
 export async function callGoogleSignIn(
   body: GoogleSignInRequest,
   deps: GoogleSignInCallDeps = defaultDeps,
-): Promise<GoogleSession> {
+): Promise<GoogleSession | SecondStepChallenge> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const response = await deps.post(body);
+      // Two-step is on for the account: no session yet (docs/decisions/0032).
+      const challenge = v.safeParse(SecondStepChallengeSchema, response);
+      if (challenge.success) return challenge.output;
       const { token, user } = response;
       if (typeof token !== 'string' || token === '' || typeof user !== 'object' || user === null) {
         throw new GoogleSignInError('incomplete', GOOGLE_CALL_MESSAGES.incomplete);

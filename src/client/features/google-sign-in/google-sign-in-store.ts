@@ -10,6 +10,7 @@ import {
 } from './google-sign-in-call.ts';
 import { GOOGLE_SCREEN_MESSAGES, googleSignInScreenMessage } from './google-sign-in-messages.ts';
 import type { GoogleRegistrationData } from './google-registration-state.ts';
+import type { SecondStepChallenge } from '#shared/security/security-schemas';
 
 /** Whether Google's button could be shown. */
 export type GoogleScriptStatus = { status: 'loading' } | { status: 'ready' } | { status: 'unavailable' };
@@ -22,11 +23,12 @@ export type GoogleSignInState = { script: GoogleScriptStatus; signIn: GoogleSign
 /** Where a sign-in ends: the app's session is stored, or a Google registration must start. */
 export type GoogleSignInOutcome =
   | { outcome: 'signed-in'; session: GoogleSession }
+  | { outcome: 'second-step'; challenge: SecondStepChallenge }
   | { outcome: 'needs-registration'; data: GoogleRegistrationData }
   | { outcome: 'failed'; message: string };
 
 export type GoogleSignInDeps = {
-  call: (body: GoogleSignInRequest) => Promise<GoogleSession>;
+  call: (body: GoogleSignInRequest) => Promise<GoogleSession | SecondStepChallenge>;
   storage: Pick<TokenStorage, 'save'>;
 };
 
@@ -58,7 +60,7 @@ export function createGoogleSignInStore(deps: GoogleSignInDeps) {
         if (!account) return fail(GOOGLE_DATA_MISSING);
         state.signIn = { status: 'signing-in' };
         try {
-          const session = await deps.call({
+          const answer = await deps.call({
             googleId: account.sub,
             email: account.email,
             name: account.givenName,
@@ -66,6 +68,11 @@ export function createGoogleSignInStore(deps: GoogleSignInDeps) {
             picture: account.picture,
             credential,
           });
+          if ('secondStepRequired' in answer) {
+            state.signIn = { status: 'idle' };
+            return { outcome: 'second-step', challenge: answer };
+          }
+          const session = answer;
           deps.storage.save({ token: session.token, user: session.user, area: 'local' });
           state.signIn = { status: 'idle' };
           return { outcome: 'signed-in', session };

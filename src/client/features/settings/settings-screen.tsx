@@ -36,6 +36,7 @@ import { usePageTitle } from '../../ui/use-page-title.ts';
 import { PushSetting } from './push-setting.tsx';
 import { QuedadaReliabilitySwitch, QuedadaReminderField } from './quedada-settings.tsx';
 import { settingsStore } from './settings-live.ts';
+import { SecuritySettings } from './security-settings.tsx';
 import { ThemePicker } from './theme-picker.tsx';
 
 const SECTIONS = [
@@ -329,12 +330,7 @@ function SettingsForm({
       </Section>
 
       <Section id="seguridad" description="Protege el acceso a tu cuenta.">
-        <Switch
-          checked={settings.twoFactor}
-          onChange={(twoFactor) => void update({ twoFactor })}
-          label="Verificación en dos pasos"
-          description="Un código además de tu contraseña al iniciar sesión. Próximamente: por ahora guardamos tu preferencia."
-        />
+        <SecuritySettings />
       </Section>
 
       <Section id="cookies" description="Cómo usamos las cookies en Entreno.">

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'react';
+import type { LoginResponse } from '#shared/auth/auth-schemas';
+import {
+  arePasskeysSupported,
+  getPasskey,
+  isPasskeyAutofillSupported,
+  isPasskeyCancelled,
+} from '../../services/passkeys.ts';
+import { Button } from '../../ui/button.tsx';
+import { AlertCircleIcon, KeyIcon } from '../../ui/icons.tsx';
+import { loginErrorMessage } from './login-store.ts';
+import { passkeySignIn, passkeySignInOptions } from './second-step-api.ts';
+
+export const PASSKEY_UNSUPPORTED =
+  'Este navegador no admite llaves de acceso. Inicia sesión con tu email y contraseña.';
+
+type SignIn = (input: { token: string; user: LoginResponse['user']; area: 'local' | 'session' }) => Promise<unknown>;
+
+/** Options → the browser's passkey prompt → the session. */
+async function signInWithPasskey(rememberMe: boolean, signIn: SignIn): Promise<void> {
+  const { challengeId, options } = await passkeySignInOptions();
+  const response = await getPasskey(options);
+  const answer = await passkeySignIn({ challengeId, response, rememberMe });
+  await signIn({ token: answer.token, user: answer.user, area: rememberMe ? 'local' : 'session' });
+}
+
+/**
+ * "Iniciar sesión con una llave de acceso" (docs/decisions/0032), and the same passkeys offered in
+ * the e-mail field's autofill where the browser can (conditional mediation, started after mount).
+ */
+export function PasskeySignIn({
+  rememberMe,
+  signIn,
+  onSignedIn,
+}: {
+  rememberMe: boolean;
+  signIn: SignIn;
+  onSignedIn(): void;
+}) {
+  // The autofill request starts at mount; "Recuérdame" is read when it completes.
+  const rememberRef = useRef(rememberMe);
+  rememberRef.current = rememberMe;
+  const [status, setStatus] = useState<{ status: 'idle' | 'waiting' } | { status: 'error'; message: string }>({
+    status: 'idle',
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: started once per visit of the form
+  useEffect(() => {
+    let isActive = true;
+    void (async () => {
+      if (!(await isPasskeyAutofillSupported()) || !isActive) return;
+      // Nothing shown when the offer cannot even start (offline, throttled): the button still works.
+      const offer = await passkeySignInOptions().catch(() => undefined);
+      if (!offer || !isActive) return;
+      try {
+        const response = await getPasskey(offer.options, true);
+        const answer = await passkeySignIn({
+          challengeId: offer.challengeId,
+          response,
+          rememberMe: rememberRef.current,
+        });
+        await signIn({ token: answer.token, user: answer.user, area: rememberRef.current ? 'local' : 'session' });
+        if (isActive) onSignedIn();
+      } catch (error) {
+        // A cancelled or replaced autofill request is no failure; others are shown.
+        if (isActive && !isPasskeyCancelled(error)) setStatus({ status: 'error', message: loginErrorMessage(error) });
+      }
+    })();
+    return () => {
+      isActive = false;
+    };
+  }, []);
+
+  const onClick = async () => {
+    if (!arePasskeysSupported()) {
+      setStatus({ status: 'error', message: PASSKEY_UNSUPPORTED });
+      return;
+    }
+    setStatus({ status: 'waiting' });
+    try {
+      await signInWithPasskey(rememberMe, signIn);
+      onSignedIn();
+    } catch (error) {
+      setStatus(
+        isPasskeyCancelled(error) ? { status: 'idle' } : { status: 'error', message: loginErrorMessage(error) },
+      );
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-3">
+      <Button
+        variant="secondary"
+        size="lg"
+        isFullWidth
+        isLoading={status.status === 'waiting'}
+        loadingText="Esperando a tu llave de acceso..."
+        iconStart={<KeyIcon className="size-5" />}
+        onClick={() => void onClick()}
+      >
+        Iniciar sesión con una llave de acceso
+      </Button>
+      <div aria-live="assertive" className="empty:hidden">
+        {status.status === 'error' && (
+          <p
+            role="alert"
+            className="flex items-start gap-2.5 rounded-2xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800 ring-1 ring-inset ring-red-200 dark:bg-red-500/10 dark:text-red-200 dark:ring-red-400/25"
+          >
+            <AlertCircleIcon className="mt-0.5 size-4.5 shrink-0" />
+            {status.message}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,231 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { TwoFactorSetupResponse } from '#shared/security/security-schemas';
+import { Button } from '../../ui/button.tsx';
+import { Dialog } from '../../ui/dialog.tsx';
+import { AlertCircleIcon } from '../../ui/icons.tsx';
+import { TextField } from '../../ui/text-field.tsx';
+import { securityApi, securityErrorMessage } from './security-api.ts';
+
+function ErrorNote({ message }: { message: string | null }) {
+  return (
+    <div aria-live="assertive" className="empty:hidden">
+      {message && (
+        <p
+          role="alert"
+          className="flex items-start gap-2 rounded-xl bg-red-50 px-3 py-2 text-sm font-medium text-red-800 ring-1 ring-inset ring-red-200 dark:bg-red-500/10 dark:text-red-200 dark:ring-red-400/25"
+        >
+          <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The recovery codes, shown once, with a way to copy them. */
+export function RecoveryCodeList({ codes }: { codes: readonly string[] }) {
+  const [isCopied, setIsCopied] = useState(false);
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm text-stone-700 dark:text-stone-300">
+        Guarda estos códigos en un lugar seguro. Cada uno sirve una vez para entrar si no tienes tu aplicación. No
+        volverás a verlos.
+      </p>
+      <ul
+        aria-label="Códigos de recuperación"
+        className="grid grid-cols-2 gap-2 rounded-2xl bg-stone-100 p-4 font-mono text-[0.9375rem] text-stone-900 dark:bg-white/6 dark:text-stone-100"
+      >
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() =>
+          void navigator.clipboard?.writeText(codes.join('\n')).then(
+            () => setIsCopied(true),
+            () => setIsCopied(false),
+          )
+        }
+      >
+        {isCopied ? 'Copiados' : 'Copiar códigos'}
+      </Button>
+    </div>
+  );
+}
+
+type SetupStage =
+  | { stage: 'loading' }
+  | { stage: 'scan'; setup: TwoFactorSetupResponse }
+  | { stage: 'codes'; codes: string[] }
+  | { stage: 'failed'; message: string };
+
+/** Turning two-step on: scan the QR (or type the key), confirm with a first code, keep the recovery codes. */
+export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose(changed: boolean): void }) {
+  const [stage, setStage] = useState<SetupStage>({ stage: 'loading' });
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setStage({ stage: 'loading' });
+    setCode('');
+    setError(null);
+    securityApi.startSetup().then(
+      (setup) => setStage({ stage: 'scan', setup }),
+      (failure) => setStage({ stage: 'failed', message: securityErrorMessage(failure) }),
+    );
+  }, [open]);
+
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    if (code.trim() === '') return setError('Introduce el código');
+    setIsBusy(true);
+    try {
+      const answer = await securityApi.enable(code.trim());
+      setStage({ stage: 'codes', codes: answer.recoveryCodes });
+    } catch (failure) {
+      setError(securityErrorMessage(failure));
+    } finally {
+      setIsBusy(false);
+    }
+  };
+
+  const isDone = stage.stage === 'codes';
+  return (
+    <Dialog
+      open={open}
+      onClose={() => onClose(isDone)}
+      title={isDone ? 'Verificación en dos pasos activada' : 'Activar la verificación en dos pasos'}
+      description={
+        isDone
+          ? undefined
+          : 'Escanea el código QR con tu aplicación de autenticación (Google Authenticator, Microsoft Authenticator, 1Password…) y escribe el código que te muestre.'
+      }
+      size="md"
+    >
+      {stage.stage === 'loading' && <p className="text-sm">Preparando…</p>}
+      {stage.stage === 'failed' && <ErrorNote message={stage.message} />}
+      {stage.stage === 'scan' && (
+        <form noValidate onSubmit={confirm} className="flex flex-col gap-4">
+          <img
+            src={`data:image/svg+xml;base64,${btoa(stage.setup.qrSvg)}`}
+            alt="Código QR para añadir Entreno a tu aplicación de autenticación"
+            width={192}
+            height={192}
+            className="mx-auto size-48 rounded-xl bg-white p-1"
+          />
+          <p className="text-sm text-stone-700 dark:text-stone-300">
+            ¿No puedes escanearlo? Escribe esta clave en la aplicación:{' '}
+            <code data-testid="totp-secret" className="break-all font-mono font-semibold">
+              {stage.setup.secret}
+            </code>
+          </p>
+          <TextField
+            label="Código de 6 dígitos"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={12}
+            value={code}
+            onChange={(event) => {
+              setCode(event.target.value);
+              setError(null);
+            }}
+          />
+          <ErrorNote message={error} />
+          <Button type="submit" isLoading={isBusy} loadingText="Comprobando...">
+            Activar
+          </Button>
+        </form>
+      )}
+      {stage.stage === 'codes' && (
+        <div className="flex flex-col gap-4">
+          <RecoveryCodeList codes={stage.codes} />
+          <Button onClick={() => onClose(true)}>He guardado mis códigos</Button>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** Turning two-step off: the password (when the account has one) and a code. */
+export function TwoFactorDisableDialog({
+  open,
+  hasPassword,
+  onClose,
+}: {
+  open: boolean;
+  hasPassword: boolean;
+  onClose(changed: boolean): void;
+}) {
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+
+  useEffect(() => {
+    if (open) {
+      setPassword('');
+      setCode('');
+      setError(null);
+    }
+  }, [open]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (hasPassword && password === '') return setError('Introduce tu contraseña');
+    if (code.trim() === '') return setError('Introduce el código');
+    setIsBusy(true);
+    try {
+      await securityApi.disable({ ...(hasPassword ? { password } : {}), code: code.trim() });
+      onClose(true);
+    } catch (failure) {
+      setError(securityErrorMessage(failure));
+    } finally {
+      setIsBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={() => onClose(false)}
+      title="Desactivar la verificación en dos pasos"
+      description="Al iniciar sesión ya no te pediremos un código. Tus códigos de recuperación y los dispositivos recordados dejarán de servir."
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        {hasPassword && (
+          <TextField
+            label="Contraseña"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setError(null);
+            }}
+          />
+        )}
+        <TextField
+          label="Código de la aplicación o de recuperación"
+          name="code"
+          autoComplete="one-time-code"
+          maxLength={32}
+          value={code}
+          onChange={(event) => {
+            setCode(event.target.value);
+            setError(null);
+          }}
+        />
+        <ErrorNote message={error} />
+        <Button type="submit" variant="danger" isLoading={isBusy} loadingText="Desactivando...">
+          Desactivar
+        </Button>
+      </form>
+    </Dialog>
+  );
+}
