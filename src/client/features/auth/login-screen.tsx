@@ -1,15 +1,6 @@
 import type { RestrictedAccount } from '#shared/moderation/moderation-schemas';
 import { Link } from '@tanstack/react-router';
-import {
-  type FormEvent,
-  type ReactNode,
-  type RefObject,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { readLoginLocation } from '../../services/geolocation.ts';
@@ -26,6 +17,7 @@ import { login } from './auth-api.ts';
 import { LOGIN_FORM_DELAY_MS } from './demo-cycle.ts';
 import { DemoFeatures, DemoPhone, ProdBadge } from './demo-preview.tsx';
 import { createLoginStore, type LoginStore } from './login-store.ts';
+import { useDelay, useIsWideScreen } from './login-screen-hooks.ts';
 import { PasskeySignIn } from './passkey-sign-in.tsx';
 import { completeSecondStep, sendSecondStepSms } from './second-step-api.ts';
 import { SecondStepForm } from './second-step-form.tsx';
@@ -221,16 +213,6 @@ function LoginForm({
   );
 }
 
-/** True once `ms` have passed since mount. */
-function useDelay(ms: number): boolean {
-  const [isDone, setIsDone] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setIsDone(true), ms);
-    return () => clearTimeout(timer);
-  }, [ms]);
-  return isDone;
-}
-
 /**
  * The login screen (spec 000 §2): on small screens the demo preview first, with an 'Iniciar
  * Sesión' button, then the form with a way back; on wide screens both side by side, the form
@@ -397,25 +379,5 @@ export function LoginScreen({
         </footer>
       </section>
     </main>
-  );
-}
-
-// The `lg` breakpoint, where preview and form sit side by side.
-const WIDE_QUERY = '(min-width: 64rem)';
-
-function subscribeToWidth(listener: () => void): () => void {
-  const query = window.matchMedia(WIDE_QUERY);
-  query.addEventListener('change', listener);
-  return () => query.removeEventListener('change', listener);
-}
-
-function useIsWideScreen(): boolean {
-  return useSyncExternalStore(
-    subscribeToWidth,
-    () => window.matchMedia(WIDE_QUERY).matches,
-    // The page rendered at build time (docs/decisions/0031) does not know the width: as on a wide
-    // screen, the form's title is an h2 there, so a wide screen never shows two h1 (on a phone the
-    // form is hidden behind the preview anyway).
-    () => true,
   );
 }
