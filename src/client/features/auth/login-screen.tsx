@@ -196,11 +196,12 @@ function LoginForm({
           <span aria-hidden="true" className="h-px flex-1 bg-stone-200 dark:bg-stone-800" />O continúa con
           <span aria-hidden="true" className="h-px flex-1 bg-stone-200 dark:bg-stone-800" />
         </div>
+        {/* Above Google's button, whose script draws it later: nothing of ours moves when it does. */}
+        <PasskeySignIn rememberMe={snap.rememberMe} signIn={signIn} onSignedIn={onSignedIn} />
         {/* Google sign-in slot: the route passes <GoogleSignInButton/> (features/google-sign-in). */}
         {alternativeSignIn !== undefined && alternativeSignIn !== null && (
           <div className="flex flex-col items-stretch">{alternativeSignIn}</div>
         )}
-        <PasskeySignIn rememberMe={snap.rememberMe} signIn={signIn} onSignedIn={onSignedIn} />
       </div>
 
       <p className="text-center text-[0.9375rem] text-stone-600 dark:text-stone-300">

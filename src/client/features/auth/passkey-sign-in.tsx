@@ -52,18 +52,17 @@ export function PasskeySignIn({
       // Nothing shown when the offer cannot even start (offline, throttled): the button still works.
       const offer = await passkeySignInOptions().catch(() => undefined);
       if (!offer || !isActive) return;
+      // The browser may end the offer for reasons of its own (another request, no passkeys): silent.
+      const response = await getPasskey(offer.options, true).catch(() => undefined);
+      if (response === undefined || !isActive) return;
       try {
-        const response = await getPasskey(offer.options, true);
-        const answer = await passkeySignIn({
-          challengeId: offer.challengeId,
-          response,
-          rememberMe: rememberRef.current,
-        });
-        await signIn({ token: answer.token, user: answer.user, area: rememberRef.current ? 'local' : 'session' });
+        const remember = rememberRef.current;
+        const answer = await passkeySignIn({ challengeId: offer.challengeId, response, rememberMe: remember });
+        await signIn({ token: answer.token, user: answer.user, area: remember ? 'local' : 'session' });
         if (isActive) onSignedIn();
       } catch (error) {
-        // A cancelled or replaced autofill request is no failure; others are shown.
-        if (isActive && !isPasskeyCancelled(error)) setStatus({ status: 'error', message: loginErrorMessage(error) });
+        // The person chose a passkey: a refusal is shown.
+        if (isActive) setStatus({ status: 'error', message: loginErrorMessage(error) });
       }
     })();
     return () => {
