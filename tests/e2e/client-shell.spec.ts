@@ -11,7 +11,13 @@ function clientToken(expiresInS: number): string {
 async function storeSession(page: Page, token: string, area: 'localStorage' | 'sessionStorage' | 'both') {
   // The signed-in layout asks the server about the session (spec 000 §2), the unread counts and
   // the matches, and /config reads the settings; this made-up token is only meant for the client's
-  // own check, so those answers are stood in for.
+  // own check, so those answers are stood in for. Any other call (a screen's own reads, such as the
+  // security or verification state in /config) gets a plain 404: never the 401 that would sign the
+  // made-up session out. Routes registered later win, so this catch-all goes first.
+  await page.route('**/api/**', (route) =>
+    route.fulfill({ status: 404, json: { success: false, message: 'No encontrado' } }),
+  );
+  await page.route('**/api/appeals/notice', (route) => route.fulfill({ json: { success: true, notice: null } }));
   await page.route('**/api/messages/messages/unread/count', (route) =>
     route.fulfill({ json: { success: true, unreadCount: 0 } }),
   );
