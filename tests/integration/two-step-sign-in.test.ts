@@ -92,6 +92,25 @@ describe('two-step sign-in (docs/decisions/0032)', () => {
     expect(late.status).toBe(200);
   });
 
+  it('phone + password (the wizard’s sign-in) asks for the second step too', async () => {
+    const account = await accountWithTwoStep();
+    const first = await api.post('/auth/complete-registration', {
+      phone: account.phone,
+      password: account.password,
+      rememberMe: true,
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.secondStepRequired).toBe(true);
+    expect(first.body.token).toBeUndefined();
+    const done = await api.post('/auth/second-step', {
+      pendingToken: first.body.pendingToken,
+      method: 'totp',
+      code: twoStep.code(account.secret),
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.user).toMatchObject({ userId: account.userId });
+  });
+
   it('password + recovery code: each code works once', async () => {
     const account = await accountWithTwoStep();
     const [first] = account.recoveryCodes as [string];
