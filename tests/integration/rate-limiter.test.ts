@@ -10,6 +10,7 @@ import {
   type RateLimiter,
   scalePerIpLimits,
 } from '../../src/server/plugins/rate-limit.ts';
+import { eventually } from '../helpers/chat-api.ts';
 import { createTestClock, MINUTE, type TestClock } from '../helpers/test-clock.ts';
 
 const redisUrl = process.env.REDIS_URL;
@@ -112,6 +113,30 @@ describe.runIf(redisUrl)('redis rate limiter across nodes', () => {
     expect(await nodeA.consume(check)).toMatchObject({ count: 3, isLimited: true });
     const ttl = await one.pttl(`${keyPrefix}rl:shared:x:${Math.floor(clock.now().getTime() / MINUTE)}`);
     expect(ttl).toBeGreaterThan(0);
+  });
+
+  it('hot writes answer from memory: strict per node, the shared count refuses one event late', async () => {
+    const clock = createTestClock('2026-03-10T09:00:00.000Z');
+    const keyPrefix = `entreno-test:${randomBytes(6).toString('hex')}:`;
+    const [one, two] = [await connectedRedis(), await connectedRedis()];
+    const nodeA = createRedisRateLimiter({ redis: one, clock, keyPrefix });
+    const nodeB = createRedisRateLimiter({ redis: two, clock, keyPrefix });
+    const check = { rule: { name: 'quick', limit: 3, windowMs: MINUTE }, key: 'y' };
+    const shared = () => one.get(`${keyPrefix}rl:quick:y:${Math.floor(clock.now().getTime() / MINUTE)}`);
+    // Per node, exactly: the fourth on one node is refused at once.
+    for (let event = 1; event <= 3; event += 1) {
+      expect(await nodeA.consumeQuickly(check)).toMatchObject({ isLimited: false });
+    }
+    expect(await nodeA.consumeQuickly(check)).toMatchObject({ isLimited: true });
+    await eventually(async () => Number(await shared()) === 4);
+    // Node B has counted nothing itself: its first event passes and learns the shared count…
+    expect(await nodeB.consumeQuickly(check)).toMatchObject({ isLimited: false });
+    await eventually(async () => Number(await shared()) === 5);
+    // …after which B refuses from memory until the window ends, and counts again in the next one.
+    await eventually(async () => (await nodeB.consumeQuickly(check)).isLimited);
+    expect(await nodeB.consumeQuickly(check)).toMatchObject({ isLimited: true, retryAfterMs: MINUTE });
+    clock.advance(MINUTE);
+    expect(await nodeB.consumeQuickly(check)).toMatchObject({ isLimited: false });
   });
 });
 

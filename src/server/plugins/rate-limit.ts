@@ -36,6 +36,14 @@ export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
   /** Counts one event and reports whether it went over the limit. */
   consume(check: RateLimitCheck): Promise<RateLimitState>;
+  /**
+   * The same for the hot writes (a message, a swipe: docs/decisions/0035), answered from this
+   * node's memory: in memory it is `consume`; on Redis this node counts locally (strict per node)
+   * and adds the shared count in the background, remembering a shared "over" until the window
+   * ends, so the event is refused from memory from then on. Across nodes the shared limit is
+   * therefore enforced one event late; per node, exactly.
+   */
+  consumeQuickly(check: RateLimitCheck): Promise<RateLimitState>;
   /** Reports whether one more event would go over the limit, without counting. */
   peek(check: RateLimitCheck): Promise<RateLimitState>;
   /** Forgets the current window's count (e.g. failures, after a successful login). */
@@ -89,6 +97,7 @@ function createFlexibleRateLimiter(
   kind: RateLimiter['kind'],
   clock: Clock,
   build: (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract,
+  quickly?: (consume: RateLimiter['consume']) => RateLimiter['consumeQuickly'],
 ): RateLimiter {
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiterFor = (rule: RateLimitRule) => {
@@ -108,13 +117,15 @@ function createFlexibleRateLimiter(
     const { index, retryAfterMs } = windowOf(check.rule, clock.now().getTime());
     return { limiter: limiterFor(check.rule), key: storeKey(check, index), retryAfterMs };
   };
+  const consume: RateLimiter['consume'] = async (check) => {
+    const { limiter, key, retryAfterMs } = locate(check);
+    const count = await consumedPoints(limiter.consume(key));
+    return { count, isLimited: count > check.rule.limit, retryAfterMs };
+  };
   return {
     kind,
-    async consume(check) {
-      const { limiter, key, retryAfterMs } = locate(check);
-      const count = await consumedPoints(limiter.consume(key));
-      return { count, isLimited: count > check.rule.limit, retryAfterMs };
-    },
+    consume,
+    consumeQuickly: quickly ? quickly(consume) : consume,
     async peek(check) {
       const { limiter, key, retryAfterMs } = locate(check);
       const count = (await limiter.get(key))?.consumedPoints ?? 0;
@@ -138,15 +149,44 @@ export function createMemoryRateLimiter(options: { clock: Clock }): RateLimiter 
  * in-memory insurance limiter: limits stay local until Redis returns, requests never wait.
  */
 export function createRedisRateLimiter(options: { redis: Redis; clock: Clock; keyPrefix: string }): RateLimiter {
-  return createFlexibleRateLimiter('redis', options.clock, (shape) => {
-    return new RateLimiterRedis({
-      ...shape,
-      keyPrefix: `${options.keyPrefix}${shape.keyPrefix}`,
-      storeClient: options.redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(shape),
-    });
-  });
+  const local = createMemoryRateLimiter({ clock: options.clock });
+  // Shared "over the limit" answers, by rule and key, until their window ends.
+  const overUntil = new Map<string, number>();
+  const quickly = (shared: RateLimiter['consume']): RateLimiter['consumeQuickly'] => {
+    return async (check) => {
+      const now = options.clock.now().getTime();
+      const id = `${check.rule.name}|${check.rule.isPerIp ? addressKey(check.key) : check.key}`;
+      void shared(check).then(
+        (state) => {
+          if (!state.isLimited) return;
+          // Bounded: only keys over a limit are kept, and each only until its window ends.
+          if (overUntil.size >= 100_000) overUntil.clear();
+          overUntil.set(id, now + state.retryAfterMs);
+        },
+        // The shared store's own insurance limiter answers while Redis is down; nothing to do.
+        () => {},
+      );
+      const state = await local.consume(check);
+      const until = overUntil.get(id);
+      if (until !== undefined && until <= now) overUntil.delete(id);
+      if (state.isLimited || until === undefined || until <= now) return state;
+      return { count: state.count, isLimited: true, retryAfterMs: Math.max(state.retryAfterMs, until - now) };
+    };
+  };
+  return createFlexibleRateLimiter(
+    'redis',
+    options.clock,
+    (shape) => {
+      return new RateLimiterRedis({
+        ...shape,
+        keyPrefix: `${options.keyPrefix}${shape.keyPrefix}`,
+        storeClient: options.redis,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(shape),
+      });
+    },
+    quickly,
+  );
 }
 
 /** Redis command timeout of the fail-fast client (ms): a hung Redis costs a request at most this. */
@@ -197,7 +237,8 @@ export async function checkRateLimits(
   throwIfLimited(states, message, errorType);
 }
 
-function throwIfLimited(states: RateLimitState[], message: string, errorType: string) {
+/** Throws the 429 (the longest Retry-After of those over their limit) when any state is limited. */
+export function throwIfLimited(states: RateLimitState[], message: string, errorType: string) {
   const limited = states.filter((state) => state.isLimited);
   if (limited.length === 0) return;
   const retryAfterMs = Math.max(...limited.map((state) => state.retryAfterMs));
@@ -216,6 +257,7 @@ export function scalePerIpLimits(limiter: RateLimiter, factor: number): RateLimi
   return {
     kind: limiter.kind,
     consume: (check) => limiter.consume(scaled(check)),
+    consumeQuickly: (check) => limiter.consumeQuickly(scaled(check)),
     peek: (check) => limiter.peek(scaled(check)),
     reset: (check) => limiter.reset(scaled(check)),
   };

@@ -233,7 +233,8 @@ export function createChatService(deps: ChatServiceDeps) {
     if (input.receiverId !== undefined && input.receiverId !== otherOf(found, userId)) {
       throw badRequest(M.invalidReceiver, 'VALIDATION');
     }
-    const limited = await deps.limiter.consume({ rule: SEND_RULE, key: userId });
+    // From this node's memory (docs/decisions/0035): the send's only I/O is its statement.
+    const limited = await deps.limiter.consumeQuickly({ rule: SEND_RULE, key: userId });
     if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
     const outcome = await messages.insert({
       conversationId,

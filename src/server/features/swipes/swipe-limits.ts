@@ -1,5 +1,5 @@
 import { DISCOVERY_MESSAGES } from '#shared/discovery/discovery-schemas';
-import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../plugins/rate-limit.ts';
+import { type RateLimiter, type RateLimitRule, throwIfLimited } from '../../plugins/rate-limit.ts';
 
 /**
  * Swipes per user (issue #19 §3, docs/decisions/0021): a person looking at each card swipes a
@@ -12,12 +12,11 @@ export const SWIPE_LIMITS = [
   { name: 'swipe-user-1h', limit: 1000, windowMs: 60 * 60_000 },
 ] as const satisfies readonly RateLimitRule[];
 
-/** Counts one swipe of `userId`; throws the 429 when over a limit. */
-export function enforceSwipeLimit(limiter: RateLimiter, userId: string): Promise<void> {
-  return enforceRateLimits(
-    limiter,
-    SWIPE_LIMITS.map((rule) => ({ rule, key: userId })),
-    DISCOVERY_MESSAGES.swipeRateLimited,
-    'RATE_LIMIT',
-  );
+/**
+ * Counts one swipe of `userId`; throws the 429 when over a limit. Answered from this node's
+ * memory (`consumeQuickly`, docs/decisions/0035): the swipe's only I/O is its statement.
+ */
+export async function enforceSwipeLimit(limiter: RateLimiter, userId: string): Promise<void> {
+  const states = await Promise.all(SWIPE_LIMITS.map((rule) => limiter.consumeQuickly({ rule, key: userId })));
+  throwIfLimited(states, DISCOVERY_MESSAGES.swipeRateLimited, 'RATE_LIMIT');
 }
