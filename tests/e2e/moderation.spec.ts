@@ -16,7 +16,7 @@ async function grantModerator(email: string) {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', 'src/server/features/moderation/moderator-cli.ts', 'add', email],
-    { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', NODE_ENV: 'test' } },
+    { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test' } },
   );
   expect(stdout).toContain(`${email} is now moderator`);
 }

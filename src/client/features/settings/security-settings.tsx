@@ -3,6 +3,7 @@ import type { SecurityStatusResponse } from '#shared/security/security-schemas';
 import { Button } from '../../ui/button.tsx';
 import { Switch } from '../../ui/switch.tsx';
 import { toast } from '../../ui/toast-store.ts';
+import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { PasskeySettings } from './passkey-settings.tsx';
 import { securityApi, securityDate, securityErrorMessage } from './security-api.ts';
 import { TwoFactorDisableDialog, TwoFactorSetupDialog } from './two-factor-dialogs.tsx';
@@ -27,7 +28,17 @@ export function SecuritySettings() {
     );
   }, []);
   useEffect(load, [load]);
+  const isOnline = useIsOnline();
+  // Offline (issue #22): nothing to fix by retrying; say so kindly and load when the connection returns.
+  useReloadWhenOnline(state.status === 'error', load);
 
+  if (state.status === 'error' && !isOnline) {
+    return (
+      <p className="text-sm text-stone-600 dark:text-stone-400">
+        Sin conexión: verás y podrás cambiar la seguridad de tu cuenta cuando vuelvas a estar en línea.
+      </p>
+    );
+  }
   if (state.status === 'loading') {
     return <p className="text-sm text-stone-600 dark:text-stone-400">Cargando la seguridad de tu cuenta…</p>;
   }
