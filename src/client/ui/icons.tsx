@@ -442,3 +442,46 @@ export function UndoIcon(props: IconProps) {
     </Svg>
   );
 }
+
+/** Safari's "Compartir": a box with an arrow going up (the iPhone install sheet, #22). */
+export function ShareIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M4 12v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8" />
+      <path d="m16 6-4-4-4 4" />
+      <path d="M12 2v13" />
+    </Svg>
+  );
+}
+
+/** "Añadir a pantalla de inicio": a square with a plus. */
+export function SquarePlusIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <rect width="18" height="18" x="3" y="3" rx="2" />
+      <path d="M8 12h8" />
+      <path d="M12 8v8" />
+    </Svg>
+  );
+}
+
+export function DownloadIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4" />
+      <path d="m7 10 5 5 5-5" />
+      <path d="M12 15V3" />
+    </Svg>
+  );
+}
+
+/** No connection: a cloud struck through (screens never loaded on this device, #22). */
+export function CloudOffIcon(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="m2 2 20 20" />
+      <path d="M5.782 5.782A7 7 0 0 0 9 19h8.5a4.5 4.5 0 0 0 1.307-.193" />
+      <path d="M21.532 16.5A4.5 4.5 0 0 0 17.5 10h-1.79A7.008 7.008 0 0 0 10 5.07" />
+    </Svg>
+  );
+}

@@ -1,25 +1,5 @@
 import { cx } from './cx.ts';
-
-function CloudOffIcon({ className }: { className: string }) {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={className}
-    >
-      <path d="m2 2 20 20" />
-      <path d="M5.782 5.782A7 7 0 0 0 9 19h8.5a4.5 4.5 0 0 0 1.307-.193" />
-      <path d="M21.532 16.5A4.5 4.5 0 0 0 17.5 10h-1.79A7.008 7.008 0 0 0 10 5.07" />
-    </svg>
-  );
-}
+import { CloudOffIcon } from './icons.tsx';
 
 /**
  * A screen opened offline that this device has never loaded (issue #22): nothing to show yet, and

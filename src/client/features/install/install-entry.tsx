@@ -1,5 +1,5 @@
 import { Button } from '../../ui/button.tsx';
-import { DownloadIcon } from './install-icons.tsx';
+import { DownloadIcon } from '../../ui/icons.tsx';
 import { useInstallAction } from './use-install.tsx';
 
 /**

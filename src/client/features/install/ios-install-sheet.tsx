@@ -1,6 +1,6 @@
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
-import { ShareIcon, SquarePlusIcon } from './install-icons.tsx';
+import { ShareIcon, SquarePlusIcon } from '../../ui/icons.tsx';
 
 /** Step 1's picture: Safari's bottom toolbar, its share button lit. */
 function ToolbarPicture() {
