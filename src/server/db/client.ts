@@ -91,6 +91,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
 }
 
+/**
+ * A named prepared statement on the pool behind `db` (pg's `{ name, text, values }`): each
+ * connection parses and plans it once, and no SQL is built per call. For hot paths only.
+ */
+export function preparedStatement<Row extends pg.QueryResultRow>(db: Database, name: string, text: string) {
+  const pool = (db as unknown as { $client: pg.Pool }).$client;
+  return async (values: unknown[]): Promise<Row[]> => (await pool.query<Row>({ name, text, values })).rows;
+}
+
 async function openPool(config: pg.PoolConfig, kind: DatabaseKind, logger: DatabaseLogger | undefined) {
   const pool = new pg.Pool(config);
   // A database that goes away must never crash the process: node-postgres emits 'error' on the

@@ -1,5 +1,5 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { type Database, preparedStatement } from '../../db/client.ts';
 import { blocks, conversations, matches, messages } from '../../db/schema/index.ts';
 import { rowsOf } from '../sync/change-log-repository.ts';
 
@@ -44,33 +44,21 @@ export type SwipeOutcome =
 
 export type SwipeRepository = ReturnType<typeof createSwipeRepository>;
 
-export type SwipeRepositoryOptions = {
-  /**
-   * True when every statement runs on one connection, one at a time: two swipes of a pair can
-   * never overlap, so the like needs no advisory lock. Default false (a pool of connections).
-   */
-  serialized?: boolean;
-};
-
 const orderedPair = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 const swipeTypeOf = (value: string): 'like' | 'superlike' => (value === 'superlike' ? 'superlike' : 'like');
 const faceOf = (name: string | null, photos: string[] | null): MatchFace | undefined =>
   name === null ? undefined : { name, photos: photos ?? [] };
 
-type InsertRow = {
+/** The row of `record_swipe` (migration 0015). */
+type RecordRow = {
   is_session_live: boolean;
   target_exists: boolean;
   blocked: boolean;
   swipe_id: string | null;
-  /** Likes only: the target's like or superlike of the swiper, if any. */
-  reciprocal: string | null;
-};
-
-type MatchRow = {
-  match_id: string;
-  match_swipe_type: string;
-  match_created_at: Date | string;
+  match_id: string | null;
+  match_swipe_type: string | null;
+  match_created_at: Date | string | null;
   conversation_id: string | null;
   target_name: string | null;
   target_photos: string[] | null;
@@ -90,110 +78,13 @@ type ExistingRow = {
   target_photos: string[] | null;
 };
 
-export function createSwipeRepository(db: Database, options: SwipeRepositoryOptions = {}) {
-  const serialized = options.serialized ?? false;
+export function createSwipeRepository(db: Database) {
   type Executor = Pick<Database, 'execute'>;
-
-  /**
-   * Records a swipe in one statement, only when the target has a profile and neither user blocks
-   * the other; ON CONFLICT DO NOTHING on the unique keys (swiper, target) and (swiper, clientId)
-   * makes a repeat write nothing. A like also reads the target's like of the swiper, if any.
-   */
-  const insertSwipe = async (
-    executor: Executor,
-    input: {
-      swiperId: string;
-      sessionId: string;
-      targetId: string;
-      action: SwipeActionValue;
-      clientId: string | null;
-      now: Date;
-    },
-  ): Promise<InsertRow> => {
-    const { swiperId, sessionId, targetId, action, clientId, now } = input;
-    const reciprocal =
-      action === 'dislike'
-        ? sql`null`
-        : sql`(select action from swipes
-            where swiper_id = ${targetId}::uuid and target_id = ${swiperId}::uuid and action in ('like', 'superlike'))`;
-    const [row] = rowsOf<InsertRow>(
-      await executor.execute(sql`with ok as (
-          select exists (select 1 from sessions where id = ${sessionId}::uuid and user_id = ${swiperId}::uuid
-              and revoked_at is null and expires_at > ${now.toISOString()}::timestamptz) as is_session_live,
-            exists (select 1 from profiles where user_id = ${targetId}::uuid) as target_exists,
-            exists (select 1 from blocks
-              where (blocker_id = ${swiperId}::uuid and blocked_id = ${targetId}::uuid)
-                 or (blocker_id = ${targetId}::uuid and blocked_id = ${swiperId}::uuid)) as blocked
-        ),
-        ins as (
-          insert into swipes (swiper_id, target_id, action, client_id, created_at)
-          select ${swiperId}::uuid, ${targetId}::uuid, ${action}::text, ${clientId}::text, ${now.toISOString()}::timestamptz
-          from ok where ok.is_session_live and ok.target_exists and not ok.blocked
-          on conflict do nothing
-          returning id
-        )
-        select ok.is_session_live, ok.target_exists, ok.blocked, ins.id as swipe_id, ${reciprocal} as reciprocal
-        from ok left join ins on true`),
-    );
-    if (!row) throw new Error('swipe statement returned no row');
-    return row;
-  };
-
-  /**
-   * The second like of a pair: the match (unique on the ordered pair: an existing one is reused)
-   * and its conversation (unique on the match), the swipe stamped with the match so a repeat
-   * answers the same, and both users' names and photos for the celebration — one statement.
-   */
-  const createMatch = async (
-    executor: Executor,
-    input: { swipeId: string; swiperId: string; targetId: string; swipeType: 'like' | 'superlike'; now: Date },
-  ): Promise<{ match: StoredMatch; target: MatchFace | undefined; swiper: MatchFace | undefined }> => {
-    const { swipeId, swiperId, targetId, swipeType } = input;
-    const now = input.now.toISOString();
-    const [low, high] = orderedPair(swiperId, targetId);
-    const [row] = rowsOf<MatchRow>(
-      await executor.execute(sql`with inserted as (
-          insert into matches (user_low, user_high, swipe_type, created_at)
-          values (${low}::uuid, ${high}::uuid, ${swipeType}::text, ${now}::timestamptz)
-          on conflict (user_low, user_high) do nothing
-          returning id, swipe_type, created_at
-        ),
-        m as (
-          select id, swipe_type, created_at from inserted
-          union all
-          select id, swipe_type, created_at from matches where user_low = ${low}::uuid and user_high = ${high}::uuid
-        ),
-        c as (
-          insert into conversations (match_id, user_a, user_b, swipe_type, created_at, updated_at)
-          select m.id, ${low}::uuid, ${high}::uuid, m.swipe_type, ${now}::timestamptz, ${now}::timestamptz from m
-          on conflict (match_id) do nothing
-          returning id
-        ),
-        stamped as (
-          update swipes set match_id = (select id from m) where id = ${swipeId}::uuid returning id
-        )
-        select m.id as match_id, m.swipe_type as match_swipe_type, m.created_at as match_created_at,
-          coalesce((select id from c), (select id from conversations where match_id = m.id)) as conversation_id,
-          tp.name as target_name, tp.photos as target_photos, sp.name as swiper_name, sp.photos as swiper_photos
-        from m
-        left join profiles tp on tp.user_id = ${targetId}::uuid
-        left join profiles sp on sp.user_id = ${swiperId}::uuid
-        where (select count(*) from stamped) = 1`),
-    );
-    if (!row?.conversation_id) throw new Error('match or conversation missing after insert');
-    return {
-      match: {
-        matchId: row.match_id,
-        conversationId: row.conversation_id,
-        swipeType: swipeTypeOf(row.match_swipe_type),
-        createdAt: asDate(row.match_created_at),
-        userLow: low,
-        userHigh: high,
-      },
-      target: faceOf(row.target_name, row.target_photos),
-      swiper: faceOf(row.swiper_name, row.swiper_photos),
-    };
-  };
+  const recordSwipe = preparedStatement<RecordRow>(
+    db,
+    'record_swipe',
+    'select * from record_swipe($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::timestamptz)',
+  );
 
   /** The recorded swipe a repeat answers with: by clientId first (the outbox's replay), else by pair. */
   const existing = async (executor: Executor, swiperId: string, targetId: string, clientId: string | null) => {
@@ -228,14 +119,12 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
   return {
     /**
      * Records a swipe once per pair and creates the match and its conversation when it completes
-     * a mutual like. A dislike is one statement; a like is one statement in a transaction, plus
-     * one more when it completes the pair, so a match is never left half made.
-     *
-     * The two likes of a pair must not overlap, or under READ COMMITTED neither would see the
-     * other and there would be no match at all. On PostgreSQL the like's transaction therefore
-     * first takes an advisory lock on the ordered pair, so its statement's snapshot includes the
-     * other like once that committed. Embedded PGlite runs one transaction at a time on its single
-     * connection, so it needs no lock. A dislike never reads the other swipe: no lock either.
+     * a mutual like: one statement, one round trip (`record_swipe`, migration 0015, a named
+     * prepared statement). The two likes of a pair must not overlap, or under READ COMMITTED
+     * neither would see the other and there would be no match at all: the function takes an
+     * advisory lock on the ordered pair before it reads the other like (docs/decisions/0036).
+     * Only a repeat (same pair or same clientId) costs a second statement, reading what the
+     * original swipe made.
      */
     async record(input: {
       swiperId: string;
@@ -248,39 +137,44 @@ export function createSwipeRepository(db: Database, options: SwipeRepositoryOpti
     }): Promise<SwipeOutcome> {
       const { swiperId, sessionId, targetId, action, now } = input;
       const clientId = input.clientId ?? null;
-      const statement = { swiperId, sessionId, targetId, action, clientId, now };
-      const recorded = async (executor: Executor): Promise<SwipeOutcome> => {
-        const row = await insertSwipe(executor, statement);
-        if (!row.is_session_live) return { status: 'revoked' };
-        if (!row.target_exists || row.blocked) return { status: 'refused' };
-        if (!row.swipe_id) {
-          const original = await existing(executor, swiperId, targetId, clientId);
-          return { status: 'recorded', isNew: false, swiper: undefined, ...original };
-        }
-        const swipeId = row.swipe_id;
-        if (!row.reciprocal) {
-          return {
-            status: 'recorded',
-            isNew: true,
-            swipeId,
-            match: undefined,
-            targetId,
-            target: undefined,
-            swiper: undefined,
-          };
-        }
-        const swipeType = action === 'superlike' || row.reciprocal === 'superlike' ? 'superlike' : 'like';
-        const made = await createMatch(executor, { swipeId, swiperId, targetId, swipeType, now });
-        return { status: 'recorded', isNew: true, swipeId, targetId, ...made };
+      const [row] = await recordSwipe([swiperId, sessionId, targetId, action, clientId, now.toISOString()]);
+      if (!row) throw new Error('record_swipe returned no row');
+      if (!row.is_session_live) return { status: 'revoked' };
+      if (!row.target_exists || row.blocked) return { status: 'refused' };
+      if (!row.swipe_id) {
+        const original = await existing(db, swiperId, targetId, clientId);
+        return { status: 'recorded', isNew: false, swiper: undefined, ...original };
+      }
+      const swipeId = row.swipe_id;
+      if (!row.match_id) {
+        return {
+          status: 'recorded',
+          isNew: true,
+          swipeId,
+          match: undefined,
+          targetId,
+          target: undefined,
+          swiper: undefined,
+        };
+      }
+      if (!row.conversation_id || !row.match_swipe_type) throw new Error('match or conversation missing after insert');
+      const [low, high] = orderedPair(swiperId, targetId);
+      return {
+        status: 'recorded',
+        isNew: true,
+        swipeId,
+        targetId,
+        match: {
+          matchId: row.match_id,
+          conversationId: row.conversation_id,
+          swipeType: swipeTypeOf(row.match_swipe_type),
+          createdAt: asDate(row.match_created_at ?? now),
+          userLow: low,
+          userHigh: high,
+        },
+        target: faceOf(row.target_name, row.target_photos),
+        swiper: faceOf(row.swiper_name, row.swiper_photos),
       };
-      if (action === 'dislike') return recorded(db);
-      return db.transaction(async (tx) => {
-        if (!serialized) {
-          const [low, high] = orderedPair(swiperId, targetId);
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${low}), hashtext(${high}))`);
-        }
-        return recorded(tx);
-      });
     },
 
     /**
