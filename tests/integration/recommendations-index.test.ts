@@ -221,11 +221,17 @@ describe('the deck index (docs/decisions/0022)', () => {
     try {
       await live.start();
       expect(await live.current(), 'still loading').toBeUndefined();
-      const duringLoad = await service.recommended(viewer.userId, viewer.userId, { page: '1', limit: '10' });
+      const duringLoad = await service.recommended({ userId: viewer.userId, sessionId: 'unused' }, viewer.userId, {
+        page: '1',
+        limit: '10',
+      });
       release();
       await live.ready();
       expect(await live.current(), 'loaded').toBeDefined();
-      const afterLoad = await service.recommended(viewer.userId, viewer.userId, { page: '1', limit: '10' });
+      const afterLoad = await service.recommended({ userId: viewer.userId, sessionId: 'unused' }, viewer.userId, {
+        page: '1',
+        limit: '10',
+      });
       expect(duringLoad.profiles).toHaveLength(6);
       expect(afterLoad).toEqual(duringLoad);
     } finally {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
+import { createDiscoveryApi, createSignedInUser, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock } from '../helpers/test-clock.ts';
 
@@ -146,5 +146,42 @@ describe('recommendations (spec 001 §7; QUALITY 8, 9, 24)', () => {
     expect((await api.get(`/profiles/${alone.userId}/recommended`, other.token)).status).toBe(403);
     expect((await api.get(`/profiles/${alone.userId}/recommended?page=0`, alone.token)).status).toBe(400);
     expect((await api.get(`/profiles/${alone.userId}/recommended?limit=abc`, alone.token)).status).toBe(400);
+  });
+
+  it('checks a session this node has not cached with the deck: live answers, revoked is 401 before 403, 400 or 404, and a renewal comes back', async () => {
+    const user = await api.userWithProfile({}, 'Olga');
+    const other = await api.userWithProfile({}, 'Pilar');
+    const noProfile = await createSignedInUser(app, 'Quique');
+    // A session opened elsewhere: never read on this node, so its row is read by the deck's statement.
+    const coldToken = async (userId: string) =>
+      (await app.auth.sessions.issueSession(userId, { rememberMe: false })).token;
+    const path = `/profiles/${user.userId}/recommended`;
+
+    expect((await api.get(path, await coldToken(user.userId))).status).toBe(200);
+    expect((await api.get(`${path}?page=2`, await coldToken(user.userId))).status).toBe(200);
+    expect((await api.get(`/profiles/${noProfile.userId}/recommended`, await coldToken(noProfile.userId))).status).toBe(
+      404,
+    );
+
+    const revoked = await coldToken(user.userId);
+    expect((await api.post('/auth/logout', {}, revoked)).status).toBe(200);
+    const revokedNoProfile = await coldToken(noProfile.userId);
+    expect((await api.post('/auth/logout', {}, revokedNoProfile)).status).toBe(200);
+    for (const [asked, token] of [
+      [path, revoked],
+      [`${path}?page=2`, revoked],
+      [`${path}?page=0`, revoked],
+      [`/profiles/${other.userId}/recommended`, revoked],
+      [`/profiles/${noProfile.userId}/recommended`, revokedNoProfile],
+    ] as const) {
+      expect((await api.get(asked, token)).status, asked).toBe(401);
+    }
+
+    // Past half its life (12 h sessions): the renewed token comes back, as on any other route.
+    const aging = await coldToken(user.userId);
+    clock.advance(7 * 3_600_000);
+    const renewed = await api.get(path, aging);
+    expect(renewed.status).toBe(200);
+    expect(renewed.headers.get('x-new-token')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
   });
 });

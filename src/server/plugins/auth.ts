@@ -3,7 +3,13 @@ import fp from 'fastify-plugin';
 import { NEW_TOKEN_HEADER } from '#shared/auth/auth-constants';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { unauthorized } from '../errors.ts';
-import type { AuthContext, SessionCheck, SessionService } from '../features/auth/session-service.ts';
+import type {
+  AuthContext,
+  AuthenticatedSession,
+  SessionCheck,
+  SessionLiveness,
+  SessionService,
+} from '../features/auth/session-service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,10 +22,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `app.authenticate` on routes that use it; null elsewhere. */
     auth: AuthContext | null;
+    /** Set by `app.authenticateOrDefer` when the session row is the handler's to read; null elsewhere. */
+    pendingAuth: PendingAuth | null;
   }
   interface FastifyInstance {
     /** preHandler for routes that need a signed-in user: `{ preHandler: app.authenticate }`. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * preHandler of a hot read whose first statement also reads the session row (the deck,
+     * docs/decisions/0022 amendment 4): a cached session is `authenticate`'s; a cache miss leaves
+     * `request.pendingAuth` for the handler to settle before it answers anything.
+     */
+    authenticateOrDefer(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
 
@@ -34,12 +48,22 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
+ * A signed-in caller whose token is good but whose session row is still to be read: `settle` with
+ * the row the handler's own statement read, or `resolve` to read it; either throws 401 or sets
+ * `request.auth` (and the renewed token's header) like `authenticate`.
+ */
+export type PendingAuth = AuthContext & {
+  settle(row: SessionLiveness | undefined): Promise<void>;
+  resolve(): Promise<void>;
+};
+
+/**
  * Bearer-token authentication (QUALITY 7). 401 `{ success: false, message }` for a missing,
  * malformed, tampered, expired or revoked token; a token past half its life gets its successor in
  * `X-New-Token` (spec 000 §4).
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { sessions: Pick<SessionService, 'authenticate'> }) => {
+  async (app: FastifyInstance, options: { sessions: Pick<SessionService, 'authenticate' | 'authenticateOrDefer'> }) => {
     // Reads and guarded hot writes trust the session cache; every other write reads the row.
     const checkOf = (request: FastifyRequest): SessionCheck =>
       request.method === 'GET' ||
@@ -47,19 +71,39 @@ export const authPlugin = fp(
       request.routeOptions.config.isSessionGuardedInSql === true
         ? 'cache'
         : 'row';
-    app.decorateRequest('auth', null);
-    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    const tokenOf = (request: FastifyRequest): string => {
       const header = request.headers.authorization;
       const token = bearerToken(header);
       if (!token) throw unauthorized(header ? SERVER_MESSAGES.invalidToken : SERVER_MESSAGES.unauthorized);
       if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) throw unauthorized(SERVER_MESSAGES.invalidToken);
-      const session = await options.sessions.authenticate(token, checkOf(request));
+      return token;
+    };
+    const accept = (request: FastifyRequest, reply: FastifyReply, session: AuthenticatedSession) => {
       request.auth = { userId: session.userId, sessionId: session.sessionId };
       if (session.renewedToken) {
         reply.header(NEW_TOKEN_HEADER, session.renewedToken);
         // A cross-origin client (a dev server on another port) may only read exposed headers.
         reply.header('access-control-expose-headers', NEW_TOKEN_HEADER);
       }
+    };
+    app.decorateRequest('auth', null);
+    app.decorateRequest('pendingAuth', null);
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+      accept(request, reply, await options.sessions.authenticate(tokenOf(request), checkOf(request)));
+    });
+    app.decorate('authenticateOrDefer', async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await options.sessions.authenticateOrDefer(tokenOf(request));
+      if (result.status === 'live') {
+        accept(request, reply, result.session);
+        return;
+      }
+      const { pending } = result;
+      request.pendingAuth = {
+        userId: pending.userId,
+        sessionId: pending.sessionId,
+        settle: async (row) => accept(request, reply, await pending.settle(row)),
+        resolve: async () => accept(request, reply, await pending.resolve()),
+      };
     });
   },
   { name: 'auth' },
@@ -69,4 +113,17 @@ export const authPlugin = fp(
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized(SERVER_MESSAGES.unauthorized);
   return request.auth;
+}
+
+/**
+ * The caller of a route guarded by `app.authenticateOrDefer`: settled (`pending` absent) or
+ * pending, whose identity must not be trusted until `pending.settle` or `pending.resolve` succeeds.
+ */
+export function callerOf(request: FastifyRequest): AuthContext & { pending?: PendingAuth } {
+  if (request.auth) return request.auth;
+  if (request.pendingAuth) {
+    const { userId, sessionId } = request.pendingAuth;
+    return { userId, sessionId, pending: request.pendingAuth };
+  }
+  throw unauthorized(SERVER_MESSAGES.unauthorized);
 }

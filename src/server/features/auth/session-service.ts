@@ -10,7 +10,7 @@ import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import { toAuthUser } from './auth-user.ts';
 import { type CachedSession, createSessionCache } from './session-cache.ts';
 import type { SessionRecord, SessionRepository } from './session-repository.ts';
-import { verifyHs256 } from './token-verify.ts';
+import { type VerifiedClaims, verifyHs256 } from './token-verify.ts';
 import type { UserRepository } from './user-repository.ts';
 
 const HOUR_MS = 3_600_000;
@@ -37,6 +37,25 @@ export type AuthenticatedSession = AuthContext & {
   /** End of the presented token's validity. */
   expiresAt: Date;
 };
+
+/** The fields of a `sessions` row that decide whether a token is good (a caller's own statement may read them). */
+export type SessionLiveness = CachedSession & { revokedAt: Date | null };
+
+/**
+ * A token whose signature, algorithm, issuer and expiry are good and whose session this node has
+ * not cached: the route reads the session row in its own first statement and hands it to
+ * `settle` (the same checks as a row read; 401 when it fails), or calls `resolve` to have it read
+ * here (docs/decisions/0022 amendment 4). Nothing may be answered before either succeeds.
+ */
+export type PendingSession = AuthContext & {
+  settle(row: SessionLiveness | undefined): Promise<AuthenticatedSession>;
+  resolve(): Promise<AuthenticatedSession>;
+};
+
+/** A token checked against the cache, or one whose session row the route reads itself. */
+export type DeferredAuthentication =
+  | { status: 'live'; session: AuthenticatedSession }
+  | { status: 'pending'; pending: PendingSession };
 
 export type SessionsRevoked = {
   userId: string;
@@ -82,21 +101,26 @@ export function createSessionService(deps: SessionServiceDeps) {
   const { sessions, clock } = deps;
   const cache = createSessionCache(deps.bus);
 
-  /** The live session, from the cache when allowed and fresh, else from its row (which refills it). */
-  const liveSession = async (sessionId: string, check: SessionCheck): Promise<CachedSession | undefined> => {
-    const now = clock.now().getTime();
-    if (check === 'cache') {
-      const cached = cache.get(sessionId);
-      // A cached end in the past may have slid forward on another node: ask the row.
-      if (cached && cached.expiresAt.getTime() > now) return cached;
-    }
-    const row = await sessions.findById(sessionId);
-    if (!row || row.revokedAt || row.expiresAt.getTime() <= now) {
+  /** This node's cached session when it is live now (a cached end in the past may have slid forward on another node). */
+  const cachedLive = (sessionId: string): CachedSession | undefined => {
+    const cached = cache.get(sessionId);
+    return cached && cached.expiresAt.getTime() > clock.now().getTime() ? cached : undefined;
+  };
+
+  /** The session a row read says is live (and cached), or undefined (and dropped from the cache). */
+  const liveFromRow = (sessionId: string, row: SessionLiveness | undefined): CachedSession | undefined => {
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= clock.now().getTime()) {
       cache.delete(sessionId);
       return undefined;
     }
     cache.set(row);
     return row;
+  };
+
+  /** The live session, from the cache when allowed and fresh, else from its row (which refills it). */
+  const liveSession = async (sessionId: string, check: SessionCheck): Promise<CachedSession | undefined> => {
+    const cached = check === 'cache' ? cachedLive(sessionId) : undefined;
+    return cached ?? liveFromRow(sessionId, await sessions.findById(sessionId));
   };
 
   // The HMAC key as one KeyObject, which jose converts once and caches: given the raw bytes, it
@@ -117,14 +141,48 @@ export function createSessionService(deps: SessionServiceDeps) {
    * Verifies signature, algorithm, issuer and exp (node:crypto, synchronously: token-verify.ts),
    * then the session row: live, not revoked, same user.
    */
-  const verify = async (token: string, check: SessionCheck) => {
+  const claimsOf = (token: string) => {
     const claims = verifyHs256(token, deps.tokenKey, { issuer: TOKEN_ISSUER, now: clock.now() });
     if (!claims || !isUuid(claims.sid)) throw unauthorized(SERVER_MESSAGES.invalidToken);
-    const { sub, sid, iat, exp } = claims;
-    const session = await liveSession(sid, check);
-    const now = clock.now();
-    if (!session || session.userId !== sub) throw unauthorized(SERVER_MESSAGES.invalidToken);
-    return { session, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000), now };
+    return claims;
+  };
+
+  /** The token's claims matched with its live session (401 when there is none or it is another user's). */
+  const verified = (claims: VerifiedClaims, session: CachedSession | undefined) => {
+    if (!session || session.userId !== claims.sub) throw unauthorized(SERVER_MESSAGES.invalidToken);
+    return {
+      session,
+      issuedAt: new Date(claims.iat * 1000),
+      expiresAt: new Date(claims.exp * 1000),
+      now: clock.now(),
+    };
+  };
+
+  const verify = async (token: string, check: SessionCheck) => {
+    const claims = claimsOf(token);
+    return verified(claims, await liveSession(claims.sid, check));
+  };
+
+  /** Past half the token's life, the session slides forward and a new token comes back, never ending after the session's cap. */
+  const renewIfDue = async ({
+    session,
+    issuedAt,
+    expiresAt,
+    now,
+  }: ReturnType<typeof verified>): Promise<AuthenticatedSession> => {
+    const context = { userId: session.userId, sessionId: session.id, expiresAt };
+    const halfLifeMs = (expiresAt.getTime() - issuedAt.getTime()) / 2;
+    if (now.getTime() - issuedAt.getTime() < halfLifeMs) return { ...context, renewedToken: undefined };
+    const wantedEnd = new Date(Math.min(now.getTime() + policyOf(session).idleMs, session.maxExpiresAt.getTime()));
+    // At the cap there is nothing to extend: the token already ends when the session does.
+    if (seconds(wantedEnd) <= seconds(expiresAt)) return { ...context, renewedToken: undefined };
+    const extended = await sessions.extend(session.id, wantedEnd, now);
+    if (!extended) {
+      cache.delete(session.id);
+      throw unauthorized(SERVER_MESSAGES.invalidToken);
+    }
+    cache.set(extended);
+    return { ...context, renewedToken: await sign(extended, now, extended.expiresAt) };
   };
 
   const policyOf = (session: Pick<SessionRecord, 'rememberMe'>) =>
@@ -168,20 +226,27 @@ export function createSessionService(deps: SessionServiceDeps) {
      * new token comes back, never ending after the session's cap.
      */
     async authenticate(token: string, check: SessionCheck = 'row'): Promise<AuthenticatedSession> {
-      const { session, issuedAt, expiresAt, now } = await verify(token, check);
-      const context = { userId: session.userId, sessionId: session.id, expiresAt };
-      const halfLifeMs = (expiresAt.getTime() - issuedAt.getTime()) / 2;
-      if (now.getTime() - issuedAt.getTime() < halfLifeMs) return { ...context, renewedToken: undefined };
-      const wantedEnd = new Date(Math.min(now.getTime() + policyOf(session).idleMs, session.maxExpiresAt.getTime()));
-      // At the cap there is nothing to extend: the token already ends when the session does.
-      if (seconds(wantedEnd) <= seconds(expiresAt)) return { ...context, renewedToken: undefined };
-      const extended = await sessions.extend(session.id, wantedEnd, now);
-      if (!extended) {
-        cache.delete(session.id);
-        throw unauthorized(SERVER_MESSAGES.invalidToken);
-      }
-      cache.set(extended);
-      return { ...context, renewedToken: await sign(extended, now, extended.expiresAt) };
+      return renewIfDue(await verify(token, check));
+    },
+
+    /**
+     * `authenticate(token, 'cache')` when this node has the session cached; otherwise the claims
+     * and a pending check the route completes with the row its own first statement reads, so a
+     * cold request costs no separate session read (docs/decisions/0022 amendment 4).
+     */
+    async authenticateOrDefer(token: string): Promise<DeferredAuthentication> {
+      const claims = claimsOf(token);
+      const cached = cachedLive(claims.sid);
+      if (cached) return { status: 'live', session: await renewIfDue(verified(claims, cached)) };
+      return {
+        status: 'pending',
+        pending: {
+          userId: claims.sub,
+          sessionId: claims.sid,
+          settle: (row) => renewIfDue(verified(claims, liveFromRow(claims.sid, row))),
+          resolve: async () => renewIfDue(verified(claims, await liveSession(claims.sid, 'row'))),
+        },
+      };
     },
 
     /** Authenticates a socket's token (no renewal: sockets get new tokens by reconnecting). */

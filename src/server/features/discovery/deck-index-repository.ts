@@ -3,7 +3,8 @@ import pg from 'pg';
 import { SOCIAL_PREFERENCES } from '#shared/profile/options';
 import { resolveSettings } from '#shared/settings/settings-schema';
 import type { Database } from '../../db/client.ts';
-import { profiles, userSettings } from '../../db/schema/index.ts';
+import { profiles, sessions, userSettings } from '../../db/schema/index.ts';
+import type { SessionLiveness } from '../auth/session-service.ts';
 import { OPEN_PRIVACY, type ProfilePrivacy, type StoredProfile } from '../profiles/profile-model.ts';
 import { toStoredProfile } from '../profiles/profile-repository.ts';
 import type { IndexedProfile } from './candidate-index.ts';
@@ -70,6 +71,30 @@ function indexedProfile(row: DeckRow): IndexedProfile {
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
+/** [user_id, remember_me, expires_at, max_expires_at, revoked_at] (times in epoch milliseconds). */
+type SessionTuple = [string, boolean, number, number, number | null];
+
+function sessionOf(sessionId: string | null, tuple: SessionTuple | null): SessionLiveness | undefined {
+  if (sessionId === null || tuple === null) return undefined;
+  const [userId, rememberMe, expiresAt, maxExpiresAt, revokedAt] = tuple;
+  return {
+    id: sessionId,
+    userId,
+    rememberMe,
+    expiresAt: new Date(expiresAt),
+    maxExpiresAt: new Date(maxExpiresAt),
+    revokedAt: revokedAt === null ? null : new Date(revokedAt),
+  };
+}
+
+/** A page's row with its privacy switches resolved as the settings feature resolves them. */
+function pageRow(row: { profile: typeof profiles.$inferSelect; privacy: unknown }) {
+  return {
+    profile: toStoredProfile(row.profile),
+    privacy: row.privacy === null ? OPEN_PRIVACY : resolveSettings({ privacy: row.privacy }).privacy,
+  };
+}
+
 /** Splits a comma-separated list from string_agg ('' or null: none). */
 const idList = (value: string | null | undefined) => (value ? value.split(',') : []);
 
@@ -82,6 +107,12 @@ export function createDeckIndexRepository(db: Database) {
   const viewerStateQuery = db
     .select({
       profile: p,
+      // The caller's session row when this node has not cached it (docs/decisions/0022 amendment 4):
+      // the cold request's session read rides in this statement (null sessionId: none read).
+      session: sql<SessionTuple | null>`(select json_build_array(s.user_id, s.remember_me,
+        floor(extract(epoch from s.expires_at) * 1000), floor(extract(epoch from s.max_expires_at) * 1000),
+        floor(extract(epoch from s.revoked_at) * 1000))
+        from ${sessions} s where s.id = ${sql.placeholder('sessionId')}::uuid)`,
       swiped: sql<
         string | null
       >`(select string_agg(s.target_id::text, ',') from swipes s where s.swiper_id = ${viewer}::uuid)`,
@@ -95,21 +126,25 @@ export function createDeckIndexRepository(db: Database) {
     .from(p)
     .where(sql`${p.userId} = ${viewer}::uuid`)
     .prepare('deck_viewer_state');
+  // What each candidate lets others see (docs/decisions/0025), in the same round trip.
+  // Qualified by hand: drizzle writes a single table's columns unqualified in the select list.
+  const pagePrivacy = sql<unknown>`(select us.settings -> 'privacy' from ${userSettings} us where us.user_id = "profiles"."user_id")`;
+  const pageRowsWhere = sql`${p.userId} = any(${sql.placeholder('userIds')}::uuid[]) and ${p.active} and ${p.visible}
+    and not exists (select 1 from swipes s where s.swiper_id = ${viewer}::uuid and s.target_id = ${p.userId})
+    and not exists (select 1 from blocks b where b.blocker_id = ${viewer}::uuid and b.blocked_id = ${p.userId})
+    and not exists (select 1 from blocks b where b.blocker_id = ${p.userId} and b.blocked_id = ${viewer}::uuid)`;
   const pageProfilesQuery = db
-    .select({
-      profile: p,
-      // What each candidate lets others see (docs/decisions/0025), in the same round trip.
-      // Qualified by hand: drizzle writes a single table's columns unqualified in the select list.
-      privacy: sql<unknown>`(select us.settings -> 'privacy' from ${userSettings} us where us.user_id = "profiles"."user_id")`,
-    })
+    .select({ profile: p, privacy: pagePrivacy })
     .from(p)
-    .where(
-      sql`${p.userId} = any(${sql.placeholder('userIds')}::uuid[]) and ${p.active} and ${p.visible}
-        and not exists (select 1 from swipes s where s.swiper_id = ${viewer}::uuid and s.target_id = ${p.userId})
-        and not exists (select 1 from blocks b where b.blocker_id = ${viewer}::uuid and b.blocked_id = ${p.userId})
-        and not exists (select 1 from blocks b where b.blocker_id = ${p.userId} and b.blocked_id = ${viewer}::uuid)`,
-    )
+    .where(pageRowsWhere)
     .prepare('deck_page_profiles');
+  // Pages 2+ whose deck this node holds: the viewer's own row (for the re-check and the cards'
+  // distance and score) and the page's rows in one statement.
+  const pageWithViewerQuery = db
+    .select({ profile: p, privacy: pagePrivacy })
+    .from(p)
+    .where(sql`${p.userId} = ${viewer}::uuid or (${pageRowsWhere})`)
+    .prepare('deck_page_with_viewer');
 
   return {
     /** Up to `limit` candidates (active and visible) after `afterUserId` in user id order: the index loads in chunks. */
@@ -133,11 +168,32 @@ export function createDeckIndexRepository(db: Database) {
      * viewer, blocked by the viewer, or blocking the viewer — in one statement (index-only reads of
      * swipes (swiper_id, target_id) and both block indexes).
      */
-    async viewerState(viewerId: string): Promise<{ profile: StoredProfile; excluded: Set<string> } | undefined> {
-      const [row] = await viewerStateQuery.execute({ viewerId });
+    async viewerState(
+      viewerId: string,
+      sessionId: string | null = null,
+    ): Promise<{ profile: StoredProfile; excluded: Set<string>; session: SessionLiveness | undefined } | undefined> {
+      const [row] = await viewerStateQuery.execute({ viewerId, sessionId });
       if (!row) return undefined;
       const excluded = new Set([...idList(row.swiped), ...idList(row.blocked), ...idList(row.blockers)]);
-      return { profile: toStoredProfile(row.profile), excluded };
+      return { profile: toStoredProfile(row.profile), excluded, session: sessionOf(sessionId, row.session) };
+    },
+
+    /**
+     * `pageProfiles` and the viewer's own row in one statement: a page 2+ whose deck this node
+     * holds (the excluded ids are only needed to rank, and the page's rows are re-checked here).
+     */
+    async pageWithViewer(
+      viewerId: string,
+      userIds: readonly string[],
+    ): Promise<{ me: StoredProfile | undefined; page: { profile: StoredProfile; privacy: ProfilePrivacy }[] }> {
+      const rows = await pageWithViewerQuery.execute({ viewerId, userIds: `{${userIds.join(',')}}` });
+      let me: StoredProfile | undefined;
+      const page: { profile: StoredProfile; privacy: ProfilePrivacy }[] = [];
+      for (const row of rows) {
+        if (row.profile.userId === viewerId) me = toStoredProfile(row.profile);
+        else page.push(pageRow(row));
+      }
+      return { me, page };
     },
 
     /**
@@ -152,10 +208,7 @@ export function createDeckIndexRepository(db: Database) {
     ): Promise<{ profile: StoredProfile; privacy: ProfilePrivacy }[]> {
       if (userIds.length === 0) return [];
       const rows = await pageProfilesQuery.execute({ viewerId, userIds: `{${userIds.join(',')}}` });
-      return rows.map((row) => ({
-        profile: toStoredProfile(row.profile),
-        privacy: row.privacy === null ? OPEN_PRIVACY : resolveSettings({ privacy: row.privacy }).privacy,
-      }));
+      return rows.map(pageRow);
     },
 
     /**

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import {
   AFTERNOON_SLOTS_MASK,
   dayPartsMask,
@@ -149,7 +150,25 @@ function candidatesOf(result: unknown): { entries: DeckEntry[]; total: number } 
 
 export type RecommendationRepository = ReturnType<typeof createRecommendationRepository>;
 
+/**
+ * A batch of deck snapshots in one statement (named, so PostgreSQL plans it once per connection);
+ * like freshDeck, without waiting for the WAL flush (`synchronous_commit` off for this
+ * transaction only).
+ */
+const STORE_DECKS_SQL = `insert into recommendation_decks (viewer_id, entries, total, is_complete, created_at)
+  select d.viewer_id, d.entries, d.total, d.is_complete, d.created_at
+  from jsonb_to_recordset($1::jsonb)
+    as d(viewer_id uuid, entries jsonb, total int, is_complete boolean, created_at timestamptz),
+    (select set_config('synchronous_commit', 'off', true)) as async_commit
+  on conflict (viewer_id) do update set entries = excluded.entries, total = excluded.total,
+    is_complete = excluded.is_complete, created_at = excluded.created_at`;
+
 export function createRecommendationRepository(db: Database) {
+  const loadDeckQuery = db
+    .select()
+    .from(recommendationDecks)
+    .where(eq(recommendationDecks.viewerId, sql.placeholder('viewerId')))
+    .prepare('deck_load');
   return {
     /** The next `size` candidates of the viewer's deck after `after` (see rankedCandidatesSql). */
     async candidates(viewer: DeckViewer, after: DeckKey | null, size: number) {
@@ -188,15 +207,11 @@ export function createRecommendationRepository(db: Database) {
     },
 
     async loadDeck(viewerId: string): Promise<StoredDeck | undefined> {
-      const [row] = await db.select().from(recommendationDecks).where(eq(recommendationDecks.viewerId, viewerId));
+      const [row] = await loadDeckQuery.execute({ viewerId });
       return row && { entries: row.entries, total: row.total, isComplete: row.isComplete, createdAt: row.createdAt };
     },
 
-    /**
-     * Stores viewers' deck snapshots (a batch of them: deck-snapshots.ts writes behind) in one
-     * statement; like freshDeck, without waiting for the WAL flush (`synchronous_commit` off for
-     * this transaction only).
-     */
+    /** Stores viewers' deck snapshots (a batch of them: deck-snapshots.ts writes behind) in one statement. */
     async storeDecks(decks: ReadonlyMap<string, StoredDeck>): Promise<void> {
       if (decks.size === 0) return;
       const batch = JSON.stringify(
@@ -208,14 +223,11 @@ export function createRecommendationRepository(db: Database) {
           created_at: deck.createdAt.toISOString(),
         })),
       );
-      await db.execute(sql`
-        insert into ${recommendationDecks} (viewer_id, entries, total, is_complete, created_at)
-        select d.viewer_id, d.entries, d.total, d.is_complete, d.created_at
-        from jsonb_to_recordset(${batch}::jsonb)
-          as d(viewer_id uuid, entries jsonb, total int, is_complete boolean, created_at timestamptz),
-          (select set_config('synchronous_commit', 'off', true)) as async_commit
-        on conflict (viewer_id) do update set entries = excluded.entries, total = excluded.total,
-          is_complete = excluded.is_complete, created_at = excluded.created_at`);
+      await (db as unknown as { $client: pg.Pool }).$client.query({
+        name: 'deck_store_batch',
+        text: STORE_DECKS_SQL,
+        values: [batch],
+      });
     },
 
     /**

@@ -10,6 +10,7 @@ import type { Gender, GenderPreference } from '#shared/profile/options';
 import { madridDayKey } from '#shared/time/madrid-calendar';
 import type { Clock } from '../../clock.ts';
 import { forbidden, notFound } from '../../errors.ts';
+import type { SessionLiveness } from '../auth/session-service.ts';
 import { parseInput } from '../../validation.ts';
 import {
   ageOf,
@@ -36,6 +37,17 @@ const M = DISCOVERY_MESSAGES;
 export const DECK_CHUNK_SIZE = 200;
 
 export type RecommendationService = ReturnType<typeof createRecommendationService>;
+
+/**
+ * Who asks for a deck: a settled caller, or one whose session row is still to be read (`pending`,
+ * the route's `authenticateOrDefer`) — then the first statement reads it and `settle` decides
+ * (401) before anything is ranked or answered (docs/decisions/0022 amendment 4).
+ */
+export type DeckCaller = {
+  userId: string;
+  sessionId: string;
+  pending?: { settle(row: SessionLiveness | undefined): Promise<void>; resolve(): Promise<void> };
+};
 
 /** "YYYY-MM-DD" moved back `years` years; 29 February becomes 28 February in common years. */
 export function yearsBefore(day: string, years: number): string {
@@ -130,21 +142,46 @@ export function createRecommendationService(deps: {
     return current;
   };
 
+  /**
+   * A page 2+ from a deck this node holds (or finds stored) that already covers it: the viewer's
+   * row and the page's rows in one statement, no ranking. Undefined when the deck must be ranked
+   * or extended (then the viewer's excluded ids are needed).
+   */
+  const heldPage = async (repository: DeckIndexRepository, callerId: string, start: number, end: number) => {
+    const deck = await snapshots.get(callerId);
+    if (!deck || (!deck.isComplete && deck.entries.length < end)) return undefined;
+    const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
+    const { me, page } = await repository.pageWithViewer(callerId, pageIds);
+    if (!me) throw notFound(M.profileNotFound);
+    const rows = page.map((row) => row.profile);
+    const privacy = new Map(page.map((row) => [row.profile.userId, row.privacy]));
+    return { me, now: clock.now(), deck, pageIds, rows, end, privacy };
+  };
+
   /** A page from the index: one read for the viewer (own row + who to leave out), the ranking in memory, one read for the page's rows. */
   const recommendedWithIndex = async (
     index: CandidateIndex,
     repository: DeckIndexRepository,
-    callerId: string,
+    caller: DeckCaller,
     page: number,
     limit: number,
   ) => {
-    const state = await repository.viewerState(callerId);
+    const callerId = caller.userId;
+    const start = (page - 1) * limit;
+    const end = start + limit;
+    if (page > 1 && !caller.pending) {
+      const held = await heldPage(repository, callerId, start, end);
+      if (held) return held;
+    }
+    const state = await repository.viewerState(callerId, caller.pending ? caller.sessionId : null);
+    if (caller.pending) {
+      // No profile row, no session read with it: read the session alone (401 before 404).
+      await (state ? caller.pending.settle(state.session) : caller.pending.resolve());
+    }
     if (!state) throw notFound(M.profileNotFound);
     const me = state.profile;
     const now = clock.now();
     const viewer: IndexViewer = { ...deckViewerOf(me, now), features: compatibilityFeatures(me) };
-    const start = (page - 1) * limit;
-    const end = start + limit;
     let stored = page === 1 ? undefined : await snapshots.get(callerId);
     if (!stored) {
       const ranked = index.rank(viewer, state.excluded, null, DECK_CHUNK_SIZE);
@@ -200,13 +237,25 @@ export function createRecommendationService(deps: {
   };
 
   return {
-    async recommended(callerId: string, pathUserId: string, query: unknown): Promise<RecommendedResponse> {
-      if (pathUserId !== callerId) throw forbidden(M.notOwnData);
-      const { page, limit } = parseInput(RecommendedQuerySchema, query);
+    async recommended(caller: DeckCaller, pathUserId: string, query: unknown): Promise<RecommendedResponse> {
+      const callerId = caller.userId;
+      if (pathUserId !== callerId) {
+        await caller.pending?.resolve();
+        throw forbidden(M.notOwnData);
+      }
+      let parsed: { page: number; limit: number };
+      try {
+        parsed = parseInput(RecommendedQuerySchema, query);
+      } catch (error) {
+        await caller.pending?.resolve(); // an unknown session is a 401 before a bad query's 400
+        throw error;
+      }
+      const { page, limit } = parsed;
       const index = await deps.index?.live.current();
+      if (!(index && deps.index)) await caller.pending?.resolve();
       const { me, now, deck, pageIds, rows, end, ...read } =
         index && deps.index
-          ? await recommendedWithIndex(index, deps.index.repository, callerId, page, limit)
+          ? await recommendedWithIndex(index, deps.index.repository, caller, page, limit)
           : await recommendedWithSql(callerId, page, limit);
       const showable = new Map(
         rows.filter((profile) => fitEachOther(me, profile, now)).map((profile) => [profile.userId, profile]),
