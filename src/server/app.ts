@@ -323,6 +323,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     notifications: notificationFeatures.notifications,
   });
   const discovery = await registerDiscoveryFeatures(http, {
+    bus,
     db: database.db,
     config,
     clock,

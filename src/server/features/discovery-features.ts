@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { isDatabaseEmpty, seedDemoData } from '../db/seed.ts';
 import { seedDemoAccountLife } from '../db/seed-demo-account.ts';
+import type { InvalidationBus } from '../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../plugins/rate-limit.ts';
 import { createDeckIndexRepository } from './discovery/deck-index-repository.ts';
 import { createDeckSnapshots } from './discovery/deck-snapshots.ts';
@@ -50,6 +51,8 @@ export type DiscoveryFeaturesDeps = {
   swipeNotifier?: SwipeNotifier;
   /** Told after photos were added to a profile (profile verification, docs/decisions/0034). */
   onPhotosAdded?(userId: string): Promise<void>;
+  /** Every node's `user-deleted`: the deck index drops the profile before the deletion answers here. */
+  bus?: InvalidationBus;
 };
 
 /** `match` to every socket of the user (room `user:<id>`); the notification feature will build on it. */
@@ -112,6 +115,11 @@ export async function registerDiscoveryFeatures(http: FastifyInstance, deps: Dis
     ? createLiveDeckIndex({ source: deckIndexRepository, logger })
     : undefined;
   const profileRepository = refreshingDeckIndex(createProfileRepository(db), deckIndex);
+  // A deleted account's profile leaves through the change feed too, but the feed is heard a moment
+  // after the deletion answers: this node's next deck request must not count it (decision 0022).
+  deps.bus?.subscribe((event) => {
+    if (event.type === 'user-deleted') void deckIndex?.refresh([event.userId]);
+  });
   const gyms = createGymService({ gyms: createGymRepository(db), logger });
   const photos = createPhotoService({
     profiles: profileRepository,

@@ -41,6 +41,8 @@ export async function registerSafety(
       },
     },
     revokeAllSessions: (userId) => deps.sessions.revokeAllSessions(userId, 'revoked'),
+    // Applied on this node before the answer (the deck index drops the profile: decision 0022).
+    accountDeleted: (userId) => deps.bus.publish({ type: 'user-deleted', userId }),
     passwords: deps.hasher,
     discardPhotos: deps.discardPhotos,
     limiter: deps.limiter,

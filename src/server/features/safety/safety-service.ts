@@ -30,6 +30,8 @@ export type SafetyServiceDeps = {
   realtime: SafetyRealtime;
   /** Ends every session of the user: HTTP refuses the tokens, sockets get `token_invalidated`. */
   revokeAllSessions(userId: string): Promise<void>;
+  /** Told once the account's rows are gone (every node's caches and the deck index forget it). */
+  accountDeleted?(userId: string): Promise<void>;
   passwords: {
     verify(storedHash: string, password: string): Promise<boolean>;
     verifyDummy(password: string): Promise<void>;
@@ -137,6 +139,7 @@ export function createSafetyService(deps: SafetyServiceDeps) {
       }
       await deps.revokeAllSessions(callerId);
       const { photoKeys, ended } = await repository.deleteAccount(callerId, clock.now());
+      await deps.accountDeleted?.(callerId);
       for (const conversation of ended) {
         realtime.conversationEnded(conversation.otherUserId, conversation.conversationId, conversation.status);
       }
