@@ -143,13 +143,17 @@ export function createRecommendationService(deps: {
   };
 
   /**
-   * A page 2+ from a deck this node holds (or finds stored) that already covers it: the viewer's
-   * row and the page's rows in one statement, no ranking. Undefined when the deck must be ranked
-   * or extended (then the viewer's excluded ids are needed).
+   * A page 2+ from a deck this node holds (or found stored) that already covers it: the viewer's
+   * row and the page's rows in one statement, no ranking (the excluded ids are only needed to rank
+   * or extend).
    */
-  const heldPage = async (repository: DeckIndexRepository, callerId: string, start: number, end: number) => {
-    const deck = await snapshots.get(callerId);
-    if (!deck || (!deck.isComplete && deck.entries.length < end)) return undefined;
+  const heldPage = async (
+    repository: DeckIndexRepository,
+    callerId: string,
+    deck: StoredDeck,
+    start: number,
+    end: number,
+  ) => {
     const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
     const { me, page } = await repository.pageWithViewer(callerId, pageIds);
     if (!me) throw notFound(M.profileNotFound);
@@ -169,9 +173,10 @@ export function createRecommendationService(deps: {
     const callerId = caller.userId;
     const start = (page - 1) * limit;
     const end = start + limit;
-    if (page > 1 && !caller.pending) {
-      const held = await heldPage(repository, callerId, start, end);
-      if (held) return held;
+    // A page 2+ reads the deck once: a cold session's caller only after its session is settled.
+    let stored = page === 1 || caller.pending ? undefined : await snapshots.get(callerId);
+    if (stored && (stored.isComplete || stored.entries.length >= end)) {
+      return heldPage(repository, callerId, stored, start, end);
     }
     const state = await repository.viewerState(callerId, caller.pending ? caller.sessionId : null);
     if (caller.pending) {
@@ -182,7 +187,7 @@ export function createRecommendationService(deps: {
     const me = state.profile;
     const now = clock.now();
     const viewer: IndexViewer = { ...deckViewerOf(me, now), features: compatibilityFeatures(me) };
-    let stored = page === 1 ? undefined : await snapshots.get(callerId);
+    if (page > 1 && caller.pending) stored = await snapshots.get(callerId);
     if (!stored) {
       const ranked = index.rank(viewer, state.excluded, null, DECK_CHUNK_SIZE);
       stored = { ...ranked, isComplete: ranked.entries.length < DECK_CHUNK_SIZE, createdAt: now };
