@@ -50,6 +50,7 @@ test('TOTP: turn it on from the shown secret, then sign in with the password and
   await dialog.getByRole('button', { name: 'Activar' }).click();
   const codes = page.getByRole('list', { name: 'Códigos de recuperación' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
+  const firstCodes = await codes.allTextContents();
   await page.getByRole('button', { name: 'He guardado mis códigos' }).click();
   await expect(toggle).toBeChecked();
   await expect(page.getByText(/Te quedan 10 códigos de recuperación/)).toBeVisible();
@@ -74,6 +75,23 @@ test('TOTP: turn it on from the shown secret, then sign in with the password and
   await signOutLocally(other);
   await signInWithPassword(other, account.email, account.password);
   await other.waitForURL('**/home');
+
+  // New recovery codes from Seguridad, confirmed with the app's next code (this step's is used up).
+  await page.reload();
+  await page.getByRole('button', { name: 'Generar nuevos códigos de recuperación' }).click();
+  const renew = page.getByRole('dialog', { name: 'Generar nuevos códigos de recuperación' });
+  await renew.getByLabel('Código de 6 dígitos').fill('000000');
+  await renew.getByRole('button', { name: 'Generar códigos nuevos' }).click();
+  await expect(renew.getByRole('alert')).toHaveText(/El código no es correcto/);
+  const nextStep = { timestamp: (currentStep() + 1) * 30_000 };
+  await renew.getByLabel('Código de 6 dígitos').fill(totpFor(secret).generate(nextStep));
+  await renew.getByRole('button', { name: 'Generar códigos nuevos' }).click();
+  const fresh = page.getByRole('list', { name: 'Códigos de recuperación' }).getByRole('listitem');
+  await expect(fresh).toHaveCount(10);
+  expect((await fresh.allTextContents()).filter((code) => firstCodes.includes(code))).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('button', { name: 'He guardado mis códigos' }).click();
+  await expect(page.getByText(/Te quedan 10 códigos de recuperación/)).toBeVisible();
 });
 
 test('passkeys: add one in Seguridad with a virtual authenticator, then sign in with it', async ({ page, request }) => {

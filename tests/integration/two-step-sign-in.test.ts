@@ -128,6 +128,44 @@ describe('two-step sign-in (docs/decisions/0032)', () => {
     expect(status.body.twoFactor).toMatchObject({ recoveryCodesLeft: 9 });
   });
 
+  it('new recovery codes: confirmed with an app code, the old ones stop working, the new ones work once', async () => {
+    const account = await accountWithTwoStep();
+    const [oldCode] = account.recoveryCodes as [string];
+    const wrong = await api.post(
+      '/security/two-factor/recovery-codes',
+      { code: twoStep.code(account.secret) === '000000' ? '000001' : '000000' },
+      account.token,
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe('El código no es correcto. Revisa tu aplicación e inténtalo de nuevo.');
+
+    const renewed = await api.post(
+      '/security/two-factor/recovery-codes',
+      { code: twoStep.code(account.secret) },
+      account.token,
+    );
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
+    expect(renewed.body.message).toBe('Nuevos códigos de recuperación creados. Los anteriores ya no sirven.');
+    const fresh = renewed.body.recoveryCodes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh).not.toContain(oldCode);
+    expect((await api.get('/security', account.token)).body.twoFactor).toMatchObject({ recoveryCodesLeft: 10 });
+
+    const pending = await twoStep.pendingLogin(account.email, account.password);
+    const stale = await api.post('/auth/second-step', { pendingToken: pending, method: 'recovery', code: oldCode });
+    expect(stale.status).toBe(400);
+    expect(stale.body.message).toBe('El código de recuperación no es correcto o ya se ha usado.');
+    const used = await api.post('/auth/second-step', { pendingToken: pending, method: 'recovery', code: fresh[0] });
+    expect(used.status, JSON.stringify(used.body)).toBe(200);
+
+    // Without two-step on there is nothing to renew.
+    const other = await api.registerUser();
+    const { token } = await api.login(other.email);
+    const off = await api.post('/security/two-factor/recovery-codes', { code: '123456' }, token);
+    expect(off.status).toBe(409);
+    expect(off.body.message).toBe('La verificación en dos pasos no está activada.');
+  });
+
   it('password + SMS code to the verified phone', async () => {
     const account = await accountWithTwoStep();
     const login = await api.post('/auth/login', { email: account.email, password: account.password });

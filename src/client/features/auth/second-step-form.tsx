@@ -2,7 +2,8 @@ import { type FormEvent, useEffect, useId, useRef } from 'react';
 import { useSnapshot } from 'valtio';
 import { REMEMBER_DEVICE_DAYS } from '#shared/security/security-schemas';
 import { Button } from '../../ui/button.tsx';
-import { AlertCircleIcon, ArrowLeftIcon, InfoIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
+import { ArrowLeftIcon, InfoIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import type { SecondStepStore } from './second-step-store.ts';
 
@@ -94,17 +95,7 @@ export function SecondStepForm({
             </p>
           )}
         </div>
-        <div aria-live="assertive" className="empty:hidden">
-          {snap.status.status === 'error' && (
-            <p
-              role="alert"
-              className="flex items-start gap-2.5 rounded-2xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800 ring-1 ring-inset ring-red-200 dark:bg-red-500/10 dark:text-red-200 dark:ring-red-400/25"
-            >
-              <AlertCircleIcon className="mt-0.5 size-4.5 shrink-0" />
-              {snap.status.message}
-            </p>
-          )}
-        </div>
+        <FormAlert message={snap.status.status === 'error' ? snap.status.message : null} />
 
         <Button
           type="submit"

@@ -3,7 +3,8 @@ import type { PasskeySummary } from '#shared/security/security-schemas';
 import { arePasskeysSupported, createPasskey, isPasskeyCancelled } from '../../services/passkeys.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
-import { AlertCircleIcon, KeyIcon } from '../../ui/icons.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
+import { KeyIcon } from '../../ui/icons.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { toast } from '../../ui/toast-store.ts';
 import { securityApi, securityDate, securityErrorMessage } from './security-api.ts';
@@ -58,14 +59,7 @@ function AddPasskeyDialog({ open, onClose }: { open: boolean; onClose(added: boo
             setError(null);
           }}
         />
-        <div aria-live="assertive" className="empty:hidden">
-          {error && (
-            <p role="alert" className="flex items-start gap-2 text-sm font-medium text-red-800 dark:text-red-200">
-              <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
-              {error}
-            </p>
-          )}
-        </div>
+        <FormAlert message={error} />
         <Button type="submit" isLoading={isBusy} loadingText="Esperando a tu dispositivo...">
           Crear llave de acceso
         </Button>

@@ -6,7 +6,7 @@ import { toast } from '../../ui/toast-store.ts';
 import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { PasskeySettings } from './passkey-settings.tsx';
 import { securityApi, securityDate, securityErrorMessage } from './security-api.ts';
-import { TwoFactorDisableDialog, TwoFactorSetupDialog } from './two-factor-dialogs.tsx';
+import { RecoveryCodesDialog, TwoFactorDisableDialog, TwoFactorSetupDialog } from './two-factor-dialogs.tsx';
 
 type SecurityStatus =
   | { status: 'loading' }
@@ -19,7 +19,7 @@ type SecurityStatus =
  */
 export function SecuritySettings() {
   const [state, setState] = useState<SecurityStatus>({ status: 'loading' });
-  const [dialog, setDialog] = useState<'setup' | 'disable' | null>(null);
+  const [dialog, setDialog] = useState<'setup' | 'disable' | 'codes' | null>(null);
 
   const load = useCallback(() => {
     securityApi.status().then(
@@ -76,6 +76,11 @@ export function SecuritySettings() {
         label="Verificación en dos pasos"
         description={description}
       />
+      {twoFactor.isEnabled && (
+        <Button variant="secondary" size="sm" className="self-start" onClick={() => setDialog('codes')}>
+          Generar nuevos códigos de recuperación
+        </Button>
+      )}
       <TwoFactorSetupDialog
         open={dialog === 'setup'}
         onClose={(changed) => closeDialog(changed, 'Verificación en dos pasos activada.')}
@@ -84,6 +89,13 @@ export function SecuritySettings() {
         open={dialog === 'disable'}
         hasPassword={twoFactor.hasPassword}
         onClose={(changed) => closeDialog(changed, 'Verificación en dos pasos desactivada.')}
+      />
+      <RecoveryCodesDialog
+        open={dialog === 'codes'}
+        onClose={(changed) => {
+          setDialog(null);
+          if (changed) load();
+        }}
       />
       <hr className="border-stone-200 dark:border-white/8" />
       <PasskeySettings passkeys={passkeys} onChanged={load} />

@@ -2,25 +2,9 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { TwoFactorSetupResponse } from '#shared/security/security-schemas';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
-import { AlertCircleIcon } from '../../ui/icons.tsx';
+import { FormAlert } from '../../ui/form-alert.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { securityApi, securityErrorMessage } from './security-api.ts';
-
-function ErrorNote({ message }: { message: string | null }) {
-  return (
-    <div aria-live="assertive" className="empty:hidden">
-      {message && (
-        <p
-          role="alert"
-          className="flex items-start gap-2 rounded-xl bg-red-50 px-3 py-2 text-sm font-medium text-red-800 ring-1 ring-inset ring-red-200 dark:bg-red-500/10 dark:text-red-200 dark:ring-red-400/25"
-        >
-          <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
-          {message}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** The recovery codes, shown once, with a way to copy them. */
 export function RecoveryCodeList({ codes }: { codes: readonly string[] }) {
@@ -107,7 +91,7 @@ export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose
       size="md"
     >
       {stage.stage === 'loading' && <p className="text-sm">Preparando…</p>}
-      {stage.stage === 'failed' && <ErrorNote message={stage.message} />}
+      {stage.stage === 'failed' && <FormAlert message={stage.message} />}
       {stage.stage === 'scan' && (
         <form noValidate onSubmit={confirm} className="flex flex-col gap-4">
           <img
@@ -135,7 +119,7 @@ export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose
               setError(null);
             }}
           />
-          <ErrorNote message={error} />
+          <FormAlert message={error} />
           <Button type="submit" isLoading={isBusy} loadingText="Comprobando...">
             Activar
           </Button>
@@ -221,11 +205,84 @@ export function TwoFactorDisableDialog({
             setError(null);
           }}
         />
-        <ErrorNote message={error} />
+        <FormAlert message={error} />
         <Button type="submit" variant="danger" isLoading={isBusy} loadingText="Desactivando...">
           Desactivar
         </Button>
       </form>
+    </Dialog>
+  );
+}
+
+/**
+ * New recovery codes (the old ones stop working): confirmed with a code from the authenticator app,
+ * then shown once like the first ones.
+ */
+export function RecoveryCodesDialog({ open, onClose }: { open: boolean; onClose(changed: boolean): void }) {
+  const [code, setCode] = useState('');
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+
+  useEffect(() => {
+    if (open) {
+      setCode('');
+      setCodes(null);
+      setError(null);
+    }
+  }, [open]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (code.trim() === '') return setError('Introduce el código');
+    setIsBusy(true);
+    try {
+      const answer = await securityApi.renewRecoveryCodes(code.trim());
+      setCodes(answer.recoveryCodes);
+    } catch (failure) {
+      setError(securityErrorMessage(failure));
+    } finally {
+      setIsBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={() => onClose(codes !== null)}
+      title={codes ? 'Nuevos códigos de recuperación' : 'Generar nuevos códigos de recuperación'}
+      description={
+        codes
+          ? 'Los códigos anteriores ya no sirven.'
+          : 'Los códigos que tienes ahora dejarán de servir. Confírmalo con el código de tu aplicación de autenticación.'
+      }
+      size="md"
+    >
+      {codes ? (
+        <div className="flex flex-col gap-4">
+          <RecoveryCodeList codes={codes} />
+          <Button onClick={() => onClose(true)}>He guardado mis códigos</Button>
+        </div>
+      ) : (
+        <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+          <TextField
+            label="Código de 6 dígitos"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={12}
+            value={code}
+            onChange={(event) => {
+              setCode(event.target.value);
+              setError(null);
+            }}
+          />
+          <FormAlert message={error} />
+          <Button type="submit" isLoading={isBusy} loadingText="Comprobando...">
+            Generar códigos nuevos
+          </Button>
+        </form>
+      )}
     </Dialog>
   );
 }
