@@ -29,7 +29,7 @@ test('TOTP: turn it on from the shown secret, then sign in with the password and
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const account = await registerAccount(request);
   await signInWithPassword(page, account.email, account.password);
   await page.waitForURL('**/home');
