@@ -340,7 +340,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
           referenceType: SUPERLIKE_REFERENCE_TYPE,
         });
       },
-      unreadCountChanged: (userId) => notificationFeatures.notifications.refreshUnreadCount(userId),
+      notificationsRemoved: (userId, removed) => notificationFeatures.notifications.removed(userId, removed),
     },
     onPhotosAdded: (userId) => verification.verification.photosAdded(userId),
   });

@@ -1,6 +1,11 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
+import type {
+  Notification,
+  NotificationRemovedEvent,
+  UnreadCountUpdatedEvent,
+} from '#shared/notifications/notification-schemas';
 import { createMatchedPair, emitWithAck, pause, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi } from '../helpers/discovery-api.ts';
 import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
@@ -87,6 +92,30 @@ describe.runIf(isScaled)('chat across two nodes', () => {
       expect(events.filter((event) => event.name === 'notification')).toEqual([]);
     } finally {
       for (const socket of [sender, recipient, senderOtherTab, recipientAliases]) socket.close();
+    }
+  });
+
+  it("a superlike undone on one node takes its notification off the target's open list on the other", async () => {
+    const apiA = createDiscoveryApi(nodeA);
+    const [swiper, target] = [await apiA.userWithProfile({}, 'Tania'), await apiA.userWithProfile({}, 'Ulises')];
+    const onB = await connectSocket(nodeB, { token: target.token });
+    try {
+      const notified = nextEvent<Notification>(onB, 'notification');
+      const superlike = { target_user_id: target.userId, action: 'superlike', clientId: 'multi-node-superlike' };
+      expect((await apiA.post(`/swipes/users/${swiper.userId}/swipe`, superlike, swiper.token)).status).toBe(200);
+      const { _id } = await notified;
+      const removed = nextEvent<NotificationRemovedEvent>(onB, 'notificationRemoved');
+      const counted = nextEvent<UnreadCountUpdatedEvent>(onB, 'unreadCountUpdated');
+      const undo = { target_user_id: target.userId, swipeClientId: 'multi-node-superlike' };
+      expect((await apiA.post(`/swipes/users/${swiper.userId}/undo`, undo, swiper.token)).body).toEqual({
+        success: true,
+        undone: true,
+      });
+      expect(await removed).toEqual({ _id });
+      const left = (await apiA.get('/notifications/unread-count', target.token)).body.count;
+      expect(await counted).toEqual({ kind: 'notifications', count: left });
+    } finally {
+      onB.close();
     }
   });
 

@@ -1,6 +1,10 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Notification, UnreadCountUpdatedEvent } from '#shared/notifications/notification-schemas';
+import type {
+  Notification,
+  NotificationRemovedEvent,
+  UnreadCountUpdatedEvent,
+} from '#shared/notifications/notification-schemas';
 import { type Api, createApi } from '../helpers/auth-api.ts';
 import { connectSocket, nextEvent } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -201,6 +205,8 @@ describe('notifications (spec 001 §3, §4, §7)', () => {
       expect((await arrivingOnSecond)._id).toBe(created._id);
       expect(await counted).toEqual({ kind: 'notifications', count: 2 });
 
+      const otherRemovals = collect(otherSocket, 'notificationRemoved');
+      const removedOnSecond = nextEvent<NotificationRemovedEvent>(secondOwnerSocket, 'notificationRemoved');
       for (const [method, path, count] of [
         ['PATCH', `/notifications/${created._id}/read`, 1],
         ['PATCH', `/notifications/${created._id}/unread`, 2],
@@ -211,10 +217,13 @@ describe('notifications (spec 001 §3, §4, §7)', () => {
         expect((await api.call(method, path, { token: owner.token })).status).toBe(200);
         expect(await next, path).toEqual({ kind: 'notifications', count });
       }
+      // Deleted on one device: the owner's other devices drop it from their open lists.
+      expect(await removedOnSecond).toEqual({ _id: created._id });
       // A stranger's attempt changes nothing and tells the owner nothing.
       await settle();
       expect(otherNotifications).toEqual([]);
       expect(otherCounts).toEqual([]);
+      expect(otherRemovals).toEqual([]);
     } finally {
       for (const socket of [ownerSocket, secondOwnerSocket, otherSocket]) socket.close();
     }

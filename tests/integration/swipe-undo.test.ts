@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UnreadCountUpdatedEvent } from '#shared/notifications/notification-schemas';
+import type { NotificationRemovedEvent, UnreadCountUpdatedEvent } from '#shared/notifications/notification-schemas';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { connectSocket, nextEvent } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -139,8 +139,11 @@ describe('undoing a swipe', () => {
 
     const socket = await connectSocket(app, { token: kike.token });
     try {
+      // An open list drops it at once (notificationRemoved), and the bell follows.
+      const removed = nextEvent<NotificationRemovedEvent>(socket, 'notificationRemoved');
       const counted = nextEvent<UnreadCountUpdatedEvent>(socket, 'unreadCountUpdated');
       expect((await undo(julia, kike, 'j-1')).body).toEqual({ success: true, undone: true });
+      expect(await removed).toEqual({ _id: (listed[0] as { _id: string })._id });
       expect(await counted).toEqual({ kind: 'notifications', count: 0 });
     } finally {
       socket.close();

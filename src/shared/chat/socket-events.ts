@@ -10,6 +10,7 @@ import type { TokenInvalidatedEvent } from '../auth/auth-schemas.ts';
 import type { MatchEvent } from '../discovery/discovery-schemas.ts';
 import type {
   Notification,
+  NotificationRemovedEvent,
   UnreadCountUpdatedEvent as NotificationUnreadEvent,
 } from '../notifications/notification-schemas.ts';
 import type { QuedadaUpdatedEvent } from '../quedadas/quedada-schemas.ts';
@@ -191,6 +192,7 @@ export interface ServerToClientEvents {
   conversationsUpdated: (event: ConversationUpdatedEvent) => void;
   /** The notifications feature. */
   notification: (notification: Notification) => void;
+  notificationRemoved: (event: NotificationRemovedEvent) => void;
   /** The swipes feature: a new match ("entrenamiento"). */
   match: (event: MatchEvent) => void;
   /** The quedadas feature (issue #21): a quedada's new state, to both members. */

@@ -22,6 +22,8 @@ export const NOTIFICATION_REFERENCE_MAX_LENGTH = 100;
 /** Socket events (spec 001 §7, "Received"). */
 export const NOTIFICATION_EVENT = 'notification';
 export const UNREAD_COUNT_UPDATED_EVENT = 'unreadCountUpdated';
+/** Not in the spec: a notification is gone on the server, so open lists drop it without a reload. */
+export const NOTIFICATION_REMOVED_EVENT = 'notificationRemoved';
 
 /** What the list, the socket event and every mutation return for one notification. */
 export type Notification = {
@@ -36,6 +38,13 @@ export type Notification = {
   referenceId: string | null;
   referenceType: string | null;
 };
+
+/**
+ * `notificationRemoved`, to the owner's sockets on every node: deleted on another device, or taken
+ * back by the server (an undone superlike, docs/decisions/0023). The count follows in its own
+ * `unreadCountUpdated` when an unread one went.
+ */
+export type NotificationRemovedEvent = { _id: string };
 
 /** `unreadCountUpdated`: `kind` tells it apart from the chat's unread-message counts. */
 export type UnreadCountUpdatedEvent = { kind: 'notifications'; count: number };

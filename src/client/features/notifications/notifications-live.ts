@@ -1,7 +1,8 @@
 /**
  * The notifications' live side: the unread count on sign-in (and for a restored session), the
- * `notification` and `unreadCountUpdated` socket events, the chime for new unread ones, and the
- * copy of the list and count kept in the user's IndexedDB store for an offline start.
+ * `notification`, `notificationRemoved` and `unreadCountUpdated` socket events, the chime for new
+ * unread ones, and the copy of the list and count kept in the user's IndexedDB store for an
+ * offline start.
  */
 import { currentDb, pendingOutboxPayloads } from '../../services/local-db.ts';
 import { outbox } from '../../services/offline.ts';
@@ -63,6 +64,9 @@ export function startNotifications(): void {
   connection.on('notification', (notification) => {
     notificationsStore.receive(notification);
     if (!notification.isRead) playNotificationSound();
+  });
+  connection.on('notificationRemoved', (event) => {
+    if (typeof event?._id === 'string') notificationsStore.drop(event._id);
   });
   connection.on('unreadCountUpdated', (event) => {
     if (event.kind === 'notifications') notificationsStore.setUnreadCount(event.count);

@@ -399,6 +399,32 @@ describe('notifications offline-first (QUALITY 19)', () => {
     await expect.poll(() => readMeta(db, SAVED_AT.notificationsUnread)).toBe('0');
   });
 
+  it('drops a notification gone on the server from the list and the saved copy; a late answer does not bring it back', async () => {
+    const db = selectLocalDb('notif-drop');
+    const all = [
+      notification('a', { createdAt: '2026-11-21T10:00:00.000Z' }),
+      notification('b', { createdAt: '2026-11-21T09:00:00.000Z' }),
+    ];
+    const store = cachedStore(fakeApi(all));
+    await store.load('all');
+    await expect.poll(async () => (await readNotifications(db))?.map((item) => item._id)).toEqual(['a', 'b']);
+    store.setUnreadCount(2);
+
+    store.drop('a');
+    expect(shown(store)).toEqual(['b']);
+    await expect.poll(async () => (await readNotifications(db))?.map((item) => item._id)).toEqual(['b']);
+    // The count is the server's to say (its own unreadCountUpdated follows).
+    expect(store.state.unreadCount).toBe(2);
+    // An answer computed before the removal, and the live event replayed: still gone.
+    await store.load('all');
+    expect(shown(store)).toEqual(['b']);
+    store.receive(notification('a'));
+    expect(shown(store)).toEqual(['b']);
+    // Dropping one that is not listed (another filter) only forgets it in the saved copy.
+    store.drop('z');
+    expect(shown(store)).toEqual(['b']);
+  });
+
   it('is an error offline when nothing was saved; the server answer wins over the saved count', async () => {
     const db = selectLocalDb('notif-3');
     const api = fakeApi([notification('a'), notification('b')]);

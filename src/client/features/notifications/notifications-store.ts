@@ -100,6 +100,8 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
   let generation = 0;
   /** Bumped by every count change, so a saved count read later does not replace a newer one. */
   let countGeneration = 0;
+  /** Gone on the server (`drop`): an answer that left before the removal must not bring them back. */
+  const removedOnServer = new Set<string>();
 
   /** Cache writes never fail an action: the screen is right, the next answer rewrites the copy. */
   const save = (what: string, write: ((target: NotificationsCache) => Promise<void>) | undefined) => {
@@ -155,7 +157,7 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
 
   /** A server answer with the actions still queued applied on top, in order (they win: they are newer). */
   const withPending = (items: readonly Notification[], actions: readonly NotificationAction[]) => {
-    let list = items.map((item) => ({ ...item }));
+    let list = items.filter((item) => !removedOnServer.has(item._id)).map((item) => ({ ...item }));
     for (const action of actions) {
       if (action.action === 'delete') list = list.filter((item) => item._id !== action.id);
       else if (action.action === 'readAll') for (const item of list) item.isRead = true;
@@ -245,6 +247,7 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
 
     /** A notification from the socket: at the top (in place of the same `_id`), raising the count if unread. */
     receive(notification: Notification): void {
+      if (removedOnServer.has(notification._id)) return;
       const previous = state.items.find((item) => item._id === notification._id);
       if (matchesFilter(notification, state.filter) && state.list.status === 'ready') {
         state.items = upsertNotification(state.items, notification).list;
@@ -254,6 +257,16 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
     },
 
     setUnreadCount: setCount,
+
+    /**
+     * `notificationRemoved`: gone on the server (deleted on another device, or taken back by an
+     * undone superlike). Off the list and the saved copy at once; the count has its own event.
+     */
+    drop(id: string): void {
+      removedOnServer.add(id);
+      if (state.items.some((item) => item._id === id)) state.items = state.items.filter((item) => item._id !== id);
+      save('removed', (target) => target.remove(id));
+    },
 
     /** The bell's last known count, until the server's (or a live event) says otherwise. */
     async restoreCount(): Promise<void> {
@@ -396,6 +409,7 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
     reset(): void {
       generation++;
       countGeneration++;
+      removedOnServer.clear();
       Object.assign(state, initialState());
     },
   };

@@ -4,6 +4,8 @@ import {
   type NotificationListQuery,
   type NotificationListResponse,
   type NotificationPriority,
+  NOTIFICATION_REMOVED_EVENT,
+  type NotificationRemovedEvent,
   type NotificationType,
   UNREAD_COUNT_UPDATED_EVENT,
   type UnreadCountUpdatedEvent,
@@ -133,6 +135,14 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     const event: UnreadCountUpdatedEvent = { kind: 'notifications', count };
     realtime.emitToUser(userId, UNREAD_COUNT_UPDATED_EVENT, event);
     return count;
+  };
+
+  /** Gone on the server: the owner's open lists drop them (every node), then the count when it moved. */
+  const announceRemoved = async (userId: string, ids: readonly string[], hasUnread: boolean): Promise<void> => {
+    for (const id of ids) {
+      realtime.emitToUser(userId, NOTIFICATION_REMOVED_EVENT, { _id: id } satisfies NotificationRemovedEvent);
+    }
+    if (hasUnread) await emitUnreadCount(userId);
   };
 
   const rowOf = (userId: string, input: NotifyInput) => ({
@@ -279,9 +289,13 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       });
     },
 
-    /** Tells the user's sockets their unread count after another feature removed notifications. */
-    async refreshUnreadCount(userId: string): Promise<void> {
-      await emitUnreadCount(userId);
+    /**
+     * Another feature deleted notifications of the user's (an undone superlike takes its
+     * notification back): the user's sockets drop them from open lists, and get the new unread
+     * count when unread ones went.
+     */
+    removed(userId: string, removed: { ids: readonly string[]; unread: number }): Promise<void> {
+      return announceRemoved(userId, removed.ids, removed.unread > 0);
     },
 
     /** A notice from the product (maintenance, terms): always pushed. */
@@ -337,7 +351,8 @@ export function createNotificationService(deps: NotificationServiceDeps) {
 
     async remove(userId: string, id: string): Promise<void> {
       if (!(await notifications.remove(userId, id))) throw notFound(NOTIFICATION_MESSAGES.notificationNotFound);
-      await emitUnreadCount(userId);
+      // The user's other devices drop it too.
+      await announceRemoved(userId, [id], true);
     },
 
     /**

@@ -10,10 +10,16 @@ export type UndoOutcome =
   | { status: 'absent' }
   /** The swipe made a match (or the pair has one): nothing was removed. */
   | { status: 'matched' }
-  /** The swipe is gone; `unreadNotificationsRemoved` of the target's unread notifications with it. */
-  | { status: 'undone'; notificationsRemoved: number; unreadNotificationsRemoved: number };
+  /** The swipe is gone, and with it the target's notifications `removedNotificationIds` (`unread` of them unread). */
+  | { status: 'undone'; removedNotificationIds: string[]; unreadNotificationsRemoved: number };
 
-type UndoRow = { found: number; is_matched: boolean; removed: number; notifications: number; unread: number };
+type UndoRow = {
+  found: number;
+  is_matched: boolean;
+  removed: number;
+  notification_ids: string[] | null;
+  unread: number;
+};
 
 export type SwipeUndoRepository = ReturnType<typeof createSwipeUndoRepository>;
 
@@ -43,12 +49,12 @@ export function createSwipeUndoRepository(db: Database) {
             delete from notifications n using removed r
             where n.user_id = ${targetId}::uuid and n.reference_type = ${SUPERLIKE_REFERENCE_TYPE}
               and n.reference_id = r.id::text
-            returning n.is_read
+            returning n.id, n.is_read
           )
           select (select count(*) from found)::int as found,
             coalesce((select bool_or(is_matched) from found), false) as is_matched,
             (select count(*) from removed)::int as removed,
-            (select count(*) from gone)::int as notifications,
+            (select array_agg(id::text) from gone) as notification_ids,
             (select count(*) from gone where not is_read)::int as unread`),
       );
       if (!row || Number(row.found) === 0) return { status: 'absent' };
@@ -57,7 +63,7 @@ export function createSwipeUndoRepository(db: Database) {
       if (Number(row.removed) === 0) return { status: 'absent' };
       return {
         status: 'undone',
-        notificationsRemoved: Number(row.notifications),
+        removedNotificationIds: row.notification_ids ?? [],
         unreadNotificationsRemoved: Number(row.unread),
       };
     },

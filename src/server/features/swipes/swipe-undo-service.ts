@@ -33,11 +33,14 @@ export function createSwipeUndoService(deps: { undos: SwipeUndoRepository; notif
         swipeClientId: input.swipeClientId ?? null,
       });
       if (outcome.status === 'matched') throw conflict(M.undoMatched, 'MATCHED');
-      if (outcome.status === 'undone' && outcome.unreadNotificationsRemoved > 0) {
+      if (outcome.status === 'undone' && outcome.removedNotificationIds.length > 0) {
         try {
-          await deps.notifier?.unreadCountChanged(targetId);
+          await deps.notifier?.notificationsRemoved(targetId, {
+            ids: outcome.removedNotificationIds,
+            unread: outcome.unreadNotificationsRemoved,
+          });
         } catch (error) {
-          deps.logger.warn({ err: error }, 'could not refresh an unread count after an undo');
+          deps.logger.warn({ err: error }, 'could not announce the notifications an undo removed');
         }
       }
       return { success: true, undone: outcome.status === 'undone' };
