@@ -94,6 +94,38 @@ describe('swipes and matches (spec 001 §3, §4, §7)', () => {
     }
   });
 
+  it("a like waits for the pair's lock, then sees the other like committed meanwhile (decision 0036)", async () => {
+    const [x, y] = await Promise.all([api.userWithProfile({}, 'Xenia'), api.userWithProfile({}, 'Yago')]);
+    const [low, high] = x.userId < y.userId ? [x.userId, y.userId] : [y.userId, x.userId];
+    const isWaitingForLock = async () => {
+      const result = await app.database.db.execute(
+        sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+          and database = (select oid from pg_database where datname = current_database())`,
+      );
+      return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n) > 0;
+    };
+    let answer: Promise<Awaited<ReturnType<typeof swipe>>> | undefined;
+    // Another transaction holds the pair's lock and writes Yago's like; Xenia's like arrives meanwhile.
+    await app.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${low}), hashtext(${high}))`);
+      await tx.execute(
+        sql`insert into swipes (swiper_id, target_id, action) values (${y.userId}::uuid, ${x.userId}::uuid, 'like')`,
+      );
+      let hasAnswered = false;
+      answer = swipe(x, y, 'like');
+      void answer.then(() => {
+        hasAnswered = true;
+      });
+      while (!hasAnswered && !(await isWaitingForLock())) await new Promise((resolve) => setImmediate(resolve));
+      // Answering before the lock was released means the like read without it.
+      expect(hasAnswered).toBe(false);
+    });
+    const response = await (answer as NonNullable<typeof answer>);
+    expect(response.status).toBe(200);
+    expect(response.body.match).toBe(true);
+    expect(await countRows('matches', x.userId)).toBe(1);
+  });
+
   it('a repeat with another action changes nothing: a dislike stays a dislike, and makes no match', async () => {
     const uma = await api.userWithProfile({}, 'Uma');
     const victor = await api.userWithProfile({}, 'Víctor');
