@@ -198,9 +198,13 @@ function LoginForm({
         </div>
         {/* Above Google's button, whose script draws it later: nothing of ours moves when it does. */}
         <PasskeySignIn rememberMe={snap.rememberMe} signIn={signIn} onSignedIn={onSignedIn} />
-        {/* Google sign-in slot: the route passes <GoogleSignInButton/> (features/google-sign-in). */}
+        {/*
+          Google sign-in slot: the route passes <GoogleSignInButton/> (features/google-sign-in). Its
+          height is held (h-11, the button's box) even when Google's script cannot load and the
+          button hides: the form is centred, so a slot that grew or shrank late would move all of it.
+        */}
         {alternativeSignIn !== undefined && alternativeSignIn !== null && (
-          <div className="flex flex-col items-stretch">{alternativeSignIn}</div>
+          <div className="flex min-h-11 flex-col items-stretch">{alternativeSignIn}</div>
         )}
       </div>
 

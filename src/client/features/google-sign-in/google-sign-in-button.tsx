@@ -145,15 +145,27 @@ export function GoogleSignInButton({
   const isSigningIn = signIn.status === 'signing-in';
 
   return (
-    <div className={cx('flex flex-col gap-2', className)}>
-      <div className="relative min-h-11" aria-busy={script.status === 'loading' || isSigningIn || undefined}>
+    <div className={cx('flex flex-col', className)}>
+      {/*
+        A box of fixed height: whatever Google's script draws into it, and whenever (an unstyled
+        button before its stylesheet arrives, a taller frame), nothing around it moves; the button
+        sits at its top, so a late style that changes only its height does not move it either.
+        Clipped to the box, with room for a focus ring.
+      */}
+      <div className="relative h-11" aria-busy={script.status === 'loading' || isSigningIn || undefined}>
         {script.status === 'loading' && (
           <div
             aria-hidden="true"
             className="absolute inset-0 mx-auto h-11 max-w-[400px] animate-pulse rounded-full bg-stone-200/80 motion-reduce:animate-none dark:bg-stone-800"
           />
         )}
-        <div ref={hostRef} className={cx('flex min-h-11 justify-center', isSigningIn && 'pointer-events-none')} />
+        <div
+          ref={hostRef}
+          className={cx(
+            'flex h-11 items-start justify-center overflow-clip [overflow-clip-margin:0.25rem]',
+            isSigningIn && 'pointer-events-none',
+          )}
+        />
         {isSigningIn && (
           <div className="absolute inset-0 mx-auto flex max-w-[400px] items-center justify-center gap-2.5 rounded-full bg-white/92 text-sm font-semibold text-stone-800 ring-1 ring-stone-300 dark:bg-stone-900/95 dark:text-stone-100 dark:ring-stone-700">
             <Spinner size="sm" label={null} />
@@ -163,7 +175,7 @@ export function GoogleSignInButton({
       </div>
       <div aria-live="assertive" aria-atomic="true">
         {signIn.status === 'failed' && (
-          <p className="flex items-start justify-center gap-1.5 text-center text-sm font-medium text-red-700 dark:text-red-400">
+          <p className="mt-2 flex items-start justify-center gap-1.5 text-center text-sm font-medium text-red-700 dark:text-red-400">
             <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
             <span>{signIn.message}</span>
           </p>
