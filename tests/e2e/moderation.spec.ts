@@ -30,12 +30,14 @@ test('a report in one browser, a suspension in the console in another, its effec
   request,
 }) => {
   test.setTimeout(300_000);
-  const lucia = await userWithProfile(request, 'Lucía');
-  const marcos = await userWithProfile(request, 'Marcos');
+  const [lucia, marcos] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
   const conversationId = await matchUsers(request, lucia, marcos);
   await sendMessage(request, marcos, lucia, conversationId, 'Compra mis batidos o te arrepentirás');
   const marta = await signIn(request, await registerAccount(request, { name: 'Marta' }));
-  await grantModerator(marta.email);
+  // The command starts its own Node process (seconds on a loaded machine): it runs while Lucía and
+  // Marcos do their part, and is awaited before Marta opens the console.
+  const isMartaModerator = grantModerator(marta.email);
+  isMartaModerator.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
 
   // Lucía, not a moderator: no link, and the console's address is the ordinary 404 page.
   const luciaPage = await pageFor(browser, lucia);
@@ -64,6 +66,7 @@ test('a report in one browser, a suspension in the console in another, its effec
   await expect(marcosPage.getByRole('heading', { name: 'Mensajes', level: 1 })).toBeVisible({ timeout: 30_000 });
 
   // Marta, a moderator: the link in Configuración, the queue, the report with the chat's messages.
+  await isMartaModerator;
   const martaPage = await pageFor(browser, marta);
   await martaPage.goto('/config');
   await martaPage.getByRole('link', { name: 'Abrir la consola de moderación' }).click();

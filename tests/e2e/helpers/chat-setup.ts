@@ -70,8 +70,8 @@ export async function matchUsers(request: APIRequestContext, a: SignedIn, b: Sig
 
 /** Two accounts with profiles who liked each other; returns them and their conversation id. */
 export async function matchedPair(request: APIRequestContext) {
-  const a = await userWithProfile(request, 'Lucía');
-  const b = await userWithProfile(request, 'Marcos');
+  // Two independent sign-ups (each waits for its SMS code in the outbox): side by side.
+  const [a, b] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
   return { a, b, conversationId: await matchUsers(request, a, b) };
 }
 
