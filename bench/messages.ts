@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import type { App } from '../src/server/app.ts';
+import { guardAdapterClients } from '../src/server/plugins/realtime.ts';
 import { renderLatencyChart } from './chart.ts';
 import type { ChatLoad, ChatLoadResult, ChatPair, ChatReady, ChatStep } from './chat-load-worker.ts';
 import { DATABASE_URL, listen, embeddedApp, postgresApp, REDIS_URL } from './data/datasets.ts';
@@ -64,6 +65,8 @@ async function bareRelay(redisUrl?: string) {
   if (redisUrl) {
     const pub = new Redis(redisUrl);
     const sub = pub.duplicate();
+    // Emits of acks still in flight at close: reported nowhere, never an unhandled rejection.
+    guardAdapterClients(pub, sub, () => {});
     clients.push(pub, sub);
     io.adapter(createAdapter(pub, sub, { key: `bench-relay-${process.pid}` }));
   }
@@ -84,8 +87,8 @@ async function bareRelay(redisUrl?: string) {
   };
 }
 
-/** Users 1…SOCKETS with sessions; pairs (i, i + pairs) matched through the swipe API. */
-async function prepare(app: App, url: string, pairCount: number) {
+/** Users 1…2 × pairCount with sessions; pairs (i, i + pairs) matched through the swipe API. */
+export async function prepareChat(app: App, url: string, pairCount: number) {
   const tokens: string[] = [];
   for (let n = 1; n <= 2 * pairCount; n += 1) {
     tokens.push((await app.auth.sessions.issueSession(benchUserId(n), { rememberMe: true })).token);
@@ -177,7 +180,7 @@ async function benchOne(options: {
   const url = await listen(options.app);
   const urls = options.secondApp ? [url, await listen(options.secondApp)] : [url];
   const splitAt = options.secondApp ? pairCount : undefined;
-  const { tokens, pairs } = await prepare(options.app, url, pairCount);
+  const { tokens, pairs } = await prepareChat(options.app, url, pairCount);
   if (options.rss) lines.push(`idle (after setup, before sockets): RSS ${options.rss().toFixed(0)} MB`);
   const bares = await Promise.all(urls.map(() => bareRelay(options.relayRedisUrl)));
   let baseline: SweepSeries;

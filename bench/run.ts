@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   'deck-profile': async () => (await import('./deck-profile.ts')).benchDeckProfile(),
   swipes: async () => (await import('./swipes.ts')).benchSwipes(),
   messages: async () => (await import('./messages.ts')).benchMessages(),
+  'message-cost': async () => (await import('./message-cost.ts')).benchMessageCost(),
   sockets: async () => (await import('./sockets.ts')).benchSockets(),
   memory: async () => (await import('./memory.ts')).benchMemory(),
   client: async () => (await import('./client.ts')).benchClient(),

@@ -85,7 +85,12 @@ describe('a message notification is written once per delivery row', () => {
     const deliveries = createDeliveryRepository(app.database.db);
     // An injected fault inside the statement, once the row is deleted: as with a process killed
     // mid-statement, nothing of it commits — neither the delete nor the notification.
-    const failing = sql`${deliveries.owed(message?.id as string)}, 1 / (select count(*) - count(*) from users)`;
+    const owed = deliveries.owed(message?.id as string);
+    const failing = {
+      ...owed,
+      name: `${owed.name}_failing`,
+      text: `${owed.text}, 1 / (select count(*) - count(*) from users)`,
+    };
     await expect(
       app.notifications.notifications.notifyMessageOnce(
         pair.b.userId,

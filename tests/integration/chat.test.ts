@@ -577,6 +577,29 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     expect(a1.connected).toBe(true);
   });
 
+  it('a first send (the conversation not yet known to the node) is checked by its own statement', async () => {
+    // A new match is forgotten by the membership cache, so this send has no membership in memory:
+    // the statement itself refuses a receiver who is not the other user, and a foreign conversation.
+    const pair = await createMatchedPair(api);
+    const carla = await api.userWithProfile({}, 'Carla');
+    const wrong = await send(pair.a, {
+      conversationId: pair.conversationId,
+      receiverId: carla.userId,
+      text: 'a quien?',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe(M.invalidReceiver);
+    const other = await createMatchedPair(api);
+    const foreign = await send(carla, { conversationId: other.conversationId, receiverId: other.b.userId, text: 'x' });
+    expect(foreign.status).toBe(404);
+    expect((await messagesOf(pair.a, pair.conversationId)).messages).toEqual([]);
+    expect((await messagesOf(other.a, other.conversationId)).messages).toEqual([]);
+    // Then the right one is stored, and the conversation is known from then on.
+    expect((await sendText(pair, 'a', 'hola')).body).toMatchObject({ success: true, data: { seq: 1 } });
+    const again = await send(pair.a, { conversationId: pair.conversationId, receiverId: carla.userId, text: 'otra' });
+    expect(again.status).toBe(400);
+  });
+
   it('authorization: a third user gets nothing from a conversation that is not theirs', async () => {
     const pair = await createMatchedPair(api);
     const carla = await api.userWithProfile({}, 'Carla');

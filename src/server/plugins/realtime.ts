@@ -65,19 +65,7 @@ export async function createRealtime(
   }
   const pub = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const sub = pub.duplicate();
-  const onRedisError = options.onRedisError ?? (() => {});
-  // Without listeners an 'error' event (Redis restarting) would throw and end the process;
-  // ioredis reconnects by itself.
-  pub.on('error', onRedisError);
-  sub.on('error', onRedisError);
-  // The adapter publishes broadcasts without awaiting them: while Redis is down (or after close)
-  // each would be an unhandled rejection. Mark them handled and report them instead.
-  const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<number>;
-  (pub as unknown as { publish: typeof publish }).publish = (...args: unknown[]) => {
-    const sent = publish(...args);
-    sent.catch(onRedisError);
-    return sent;
-  };
+  guardAdapterClients(pub, sub, options.onRedisError ?? (() => {}));
   await Promise.all([pub.connect(), sub.connect()]);
   io.adapter(createAdapter(pub, sub));
   return {
@@ -87,6 +75,24 @@ export async function createRealtime(
       await closeIo(io);
       await Promise.allSettled([pub.quit(), sub.quit()]);
     },
+  };
+}
+
+/**
+ * Makes the Redis adapter's clients safe to outlive: without listeners an 'error' event (Redis
+ * restarting) would throw and end the process (ioredis reconnects by itself), and the adapter
+ * publishes broadcasts without awaiting them, so while Redis is down, or after close (a drain's
+ * emit during shutdown: "Connection is closed"), each would be an unhandled rejection. Both are
+ * reported to `onError` instead.
+ */
+export function guardAdapterClients(pub: Redis, sub: Redis, onError: (error: unknown) => void): void {
+  pub.on('error', onError);
+  sub.on('error', onError);
+  const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<number>;
+  (pub as unknown as { publish: typeof publish }).publish = (...args: unknown[]) => {
+    const sent = publish(...args);
+    sent.catch(onError);
+    return sent;
   };
 }
 

@@ -50,9 +50,12 @@ type EventPayload<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
 
 /** How the chat reaches sockets, without knowing Socket.IO (chat-socket.ts implements it). */
 export type ChatRealtime = {
-  /** To every socket of the user (`user:<id>`, every node), but `exceptSocketId`. */
+  /**
+   * To every socket of the user (`user:<id>`, every node), but `exceptSocketId`. Several users
+   * with one payload: one broadcast for all of them (one encoding, one Redis publish).
+   */
   emitToUser<E extends EventName>(
-    userId: string,
+    userId: string | readonly string[],
     event: E,
     payload: EventPayload<E>,
     /** `volatile`: dropped, not queued, by a socket that cannot take it at once (typing). */
@@ -229,8 +232,14 @@ export function createChatService(deps: ChatServiceDeps) {
    */
   const sendNow = async (sender: Sender, conversationId: string, input: SendInput): Promise<SendOutcome> => {
     const userId = sender.userId;
-    const found = await member(userId, conversationId);
-    if (input.receiverId !== undefined && input.receiverId !== otherOf(found, userId)) {
+    if (!isUuid(conversationId)) throw notFound(M.conversationNotFound);
+    // Known to this node: refused from memory. Not known: no read first, the statement checks the
+    // membership and the receiver itself and its answer fills the cache (docs/decisions/0037).
+    const known = deps.membership.peek(conversationId);
+    if (known === false || (known && known.userA !== userId && known.userB !== userId)) {
+      throw notFound(M.conversationNotFound);
+    }
+    if (known && input.receiverId !== undefined && input.receiverId !== otherOf(known, userId)) {
       throw badRequest(M.invalidReceiver, 'VALIDATION');
     }
     // From this node's memory (docs/decisions/0035): the send's only I/O is its statement.
@@ -242,6 +251,7 @@ export function createChatService(deps: ChatServiceDeps) {
       sessionId: sender.sessionId,
       text: input.text,
       clientId: input.clientId,
+      receiverId: input.receiverId,
       now: clock.now(),
     });
     if (outcome.kind === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);
@@ -249,10 +259,13 @@ export function createChatService(deps: ChatServiceDeps) {
       deps.membership.forget(conversationId);
       throw notFound(M.conversationNotFound);
     }
+    if (outcome.kind === 'wrong-receiver') throw badRequest(M.invalidReceiver, 'VALIDATION');
     if (outcome.kind === 'inactive') {
       deps.membership.forget(conversationId);
       throw forbidden(M.cannotSend);
     }
+    if (outcome.kind === 'created' && !known)
+      deps.membership.remember({ conversationId, ...outcome.pair, isLive: true });
     const message = toChatMessage(outcome.message, outcome.sender);
     if (outcome.kind === 'repeat') {
       return {
@@ -389,8 +402,10 @@ export function createChatService(deps: ChatServiceDeps) {
       if (!outcome.isNew) return;
       const { message } = outcome;
       const { conversationId, senderId, receiverId } = message;
-      realtime.emitToUser(receiverId, CHAT_EVENTS.newMessage, message);
-      realtime.emitToUser(senderId, CHAT_EVENTS.newMessage, message, { exceptSocketId: options.exceptSocketId });
+      // The recipient's sockets and the sender's others: one payload, one broadcast.
+      realtime.emitToUser([receiverId, senderId], CHAT_EVENTS.newMessage, message, {
+        exceptSocketId: options.exceptSocketId,
+      });
       const lastMessage = { text: message.text, timestamp: message.timestamp, senderId, read: false };
       const changed = { conversationId, lastMessage, updatedAt: message.timestamp, status: 'active' as const };
       realtime.emitToUser(receiverId, CHAT_EVENTS.conversationUpdated, {

@@ -46,6 +46,7 @@ export function createChatRealtime(io: Server, logger: Logger): ChatRealtime {
      * writing the previous one, so a second name sent right after the first would be lost.
      */
     emitToUser(userId, event, payload, options = {}) {
+      const users = typeof userId === 'string' ? [userId] : userId;
       const alias = aliasOf(event);
       const send = (name: string, target: ReturnType<ChatServer['to']>) => {
         let chosen = options.exceptSocketId ? target.except(options.exceptSocketId) : target;
@@ -54,11 +55,11 @@ export function createChatRealtime(io: Server, logger: Logger): ChatRealtime {
         (chosen.emit as (name: string, data: unknown) => boolean)(name, payload);
       };
       if (!alias) {
-        send(event, server.to(userRoom(userId)));
+        send(event, server.to(users.map(userRoom)));
         return;
       }
-      send(event, server.to(userRoom(userId)).except(aliasRoom(userId)));
-      send(alias, server.to(aliasRoom(userId)));
+      send(event, server.to(users.map(userRoom)).except(users.map(aliasRoom)));
+      send(alias, server.to(users.map(aliasRoom)));
     },
     async isViewing(userId, conversationId) {
       try {

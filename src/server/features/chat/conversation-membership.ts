@@ -48,6 +48,15 @@ export function createMembershipCache(deps: {
       const found = await this.get(conversationId);
       return found && (found.userA === userId || found.userB === userId) ? found : undefined;
     },
+    /**
+     * What this node knows without I/O: the membership, `false` for an id known not to exist, or
+     * undefined when it has to be read (or a write's own statement checks it: the send).
+     */
+    peek: (conversationId: string): Membership | false | undefined => known.get(conversationId),
+    /** A write's statement read the conversation itself (a cold send): keep what it saw. */
+    remember(membership: Membership) {
+      if (!known.has(membership.conversationId)) known.set(membership.conversationId, membership);
+    },
     /** This node learned of a change itself (a new conversation, a refused write): forget it. */
     forget: (conversationId: string) => known.delete(conversationId),
   };

@@ -1,9 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../sync/change-log-repository.ts';
 
-/** A data-modifying statement that returns a row while a message's notification is still owed. */
-export type OwedGuard = SQL;
+/** A data-modifying statement that returns a row while a message's notification is still owed (`$1`: its value). */
+export type OwedGuard = { name: string; text: string; value: string };
 
 /** A stored message whose notification and push are still owed. */
 export type PendingDelivery = {
@@ -68,7 +68,11 @@ export function createDeliveryRepository(db: Database) {
      * when the notification is stored; a second drain holding the same row finds nothing.
      */
     owed(messageId: string): OwedGuard {
-      return sql`delete from chat_deliveries where message_id = ${messageId}::uuid returning message_id`;
+      return {
+        name: 'chat_delivery',
+        text: 'delete from chat_deliveries where message_id = $1::uuid returning message_id',
+        value: messageId,
+      };
     },
 
     /** Done without a notification (muted, on screen): the rows go (one statement for the batch). */

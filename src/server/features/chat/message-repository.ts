@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { type Database, preparedStatement } from '../../db/client.ts';
 import { type MessageRow, messages } from '../../db/schema/index.ts';
 import { appendChanges, type Change, rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
 import { ensureConversationParticipants, unreadTotal } from './conversation-repository.ts';
@@ -20,6 +20,8 @@ export type InsertOutcome =
       receiverUnread: number;
       receiverTotalUnread: number;
       isReceiverMuted: boolean;
+      /** The conversation's two users, as the statement read them (fills the membership cache). */
+      pair: { userA: string; userB: string };
     }
   /** The sender's clientId was already used: the original message, nothing new stored. */
   | { kind: 'repeat'; message: MessageRow; sender: Person }
@@ -27,6 +29,8 @@ export type InsertOutcome =
   | { kind: 'inactive' }
   /** The sender's session was revoked or ended (checked by the statement itself). */
   | { kind: 'revoked' }
+  /** The client named a receiver who is not the other user of the conversation. */
+  | { kind: 'wrong-receiver' }
   | { kind: 'missing' };
 
 export type ReceiptOutcome = {
@@ -54,6 +58,83 @@ type SendRow = {
   is_muted: boolean | null;
   total: number | null;
 };
+
+/**
+ * The send statement's text, one for every message (a named statement: docs/decisions/0037).
+ * $1 message id, $2 conversation, $3 sender, $4 session, $5 text, $6 preview, $7 clientId,
+ * $8 now, $9 the receiver the client named (or null).
+ */
+const SEND_STATEMENT = `
+  with prior as (
+    select m.id from messages m
+    where $7::text is not null and m.sender_id = $3::uuid and m.client_id = $7::text),
+  guard as (
+    select exists (select 1 from sessions s where s.id = $4::uuid and s.user_id = $3::uuid
+      and s.revoked_at is null and s.expires_at > $8::timestamptz) as is_session_live),
+  bumped as (
+    update conversations c set last_seq = c.last_seq + 1, last_message_id = $1::uuid,
+      last_message_preview = $6::text, last_message_at = $8::timestamptz,
+      last_message_sender_id = $3::uuid, updated_at = $8::timestamptz
+    where c.id = $2::uuid and c.status = 'active'
+      and (c.user_a = $3::uuid or c.user_b = $3::uuid)
+      and ($9::uuid is null or $9::uuid = case when c.user_a = $3::uuid then c.user_b else c.user_a end)
+      and (select is_session_live from guard) and not exists (select 1 from prior)
+      and not exists (select 1 from blocks b
+        where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
+           or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))
+    returning c.last_seq,
+      case when c.user_a = $3::uuid then c.user_b else c.user_a end as receiver_id),
+  inserted as (
+    insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
+    select $1::uuid, $2::uuid, $3::uuid, b.receiver_id, $5::text, $7::text, b.last_seq, $8::timestamptz
+    from bumped b
+    returning seq, receiver_id),
+  counted as (
+    insert into conversation_participants as p (conversation_id, user_id, unread_count, updated_at)
+    select $2::uuid, u.user_id, u.unread, $8::timestamptz
+    from inserted i cross join lateral (values ($3::uuid, 0), (i.receiver_id, 1)) as u(user_id, unread)
+    order by u.user_id
+    on conflict (conversation_id, user_id) do update
+      set unread_count = p.unread_count + 1, updated_at = excluded.updated_at
+      where excluded.unread_count = 1
+    returning p.user_id, p.unread_count, p.is_muted, p.is_hidden),
+  counters as (
+    insert into sync_counters (user_id, last_change)
+    select u.user_id, 2 from inserted i cross join lateral (values ($3::uuid), (i.receiver_id)) as u(user_id)
+    order by u.user_id
+    on conflict (user_id) do update set last_change = sync_counters.last_change + excluded.last_change
+    returning user_id, last_change),
+  changed as (
+    insert into user_changes (user_id, change_seq, kind, entity_id, created_at)
+    select k.user_id, k.last_change - e.from_last, e.kind, e.entity_id, $8::timestamptz
+    from counters k cross join (values (1::bigint, 'message', $1::uuid),
+      (0::bigint, 'conversation', $2::uuid)) as e(from_last, kind, entity_id)
+    on conflict (user_id, kind, entity_id)
+    do update set change_seq = excluded.change_seq, created_at = excluded.created_at
+    returning 1),
+  delivery as (
+    insert into chat_deliveries (message_id, created_at) select $1::uuid, $8::timestamptz from inserted
+    returning 1)
+  select (select seq from inserted) as seq,
+    (select receiver_id from inserted) as receiver_id,
+    (select id from prior) as prior_id,
+    (select is_session_live from guard) as is_session_live,
+    c.status, c.user_a, c.user_b,
+    coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo,
+    r.unread_count, r.is_muted,
+    ((case when r.is_hidden then 0 else r.unread_count end) + coalesce((
+      select sum(o.unread_count) from conversation_participants o
+      join conversations oc on oc.id = o.conversation_id
+      where o.user_id = r.user_id and o.conversation_id <> $2::uuid
+        and not o.is_hidden and not exists (select 1 from blocks b
+          where (b.blocker_id = oc.user_a and b.blocked_id = oc.user_b)
+             or (b.blocker_id = oc.user_b and b.blocked_id = oc.user_a))), 0))::int as total,
+    (select count(*) from changed)::int + (select count(*) from delivery)::int as side_effects
+  from (select 1) as one
+  left join conversations c on c.id = $2::uuid
+  left join users su on su.id = $3::uuid
+  left join profiles sp on sp.user_id = su.id
+  left join counted r on r.user_id <> $3::uuid`;
 
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
@@ -113,6 +194,7 @@ async function findPerson(executor: SqlExecutor, userId: string): Promise<Person
 export type MessageRepository = ReturnType<typeof createMessageRepository>;
 
 export function createMessageRepository(db: Database) {
+  const sendStatement = preparedStatement<SendRow>(db, 'chat_send_message', SEND_STATEMENT);
   const findByClientId = async (executor: Pick<Database, 'select'>, senderId: string, clientId: string) => {
     const [row] = await executor
       .select()
@@ -140,6 +222,8 @@ export function createMessageRepository(db: Database) {
       sessionId: string;
       text: string;
       clientId: string | undefined;
+      /** The recipient the client named: the statement refuses the send when it is not the other user. */
+      receiverId?: string;
       now: Date;
     }): Promise<InsertOutcome> {
       const { conversationId, senderId, sessionId, text, clientId, now } = input;
@@ -147,79 +231,17 @@ export function createMessageRepository(db: Database) {
       const cid = clientId ?? null;
       let row: SendRow | undefined;
       try {
-        row = rowsOf<SendRow>(
-          await db.execute(sql`
-            with prior as (
-              select m.id from messages m
-              where ${cid}::text is not null and m.sender_id = ${senderId}::uuid and m.client_id = ${cid}::text),
-            guard as (
-              select exists (select 1 from sessions s where s.id = ${sessionId}::uuid and s.user_id = ${senderId}::uuid
-                and s.revoked_at is null and s.expires_at > ${now}::timestamptz) as is_session_live),
-            bumped as (
-              update conversations c set last_seq = c.last_seq + 1, last_message_id = ${id}::uuid,
-                last_message_preview = ${text.slice(0, PREVIEW_LENGTH)}::text, last_message_at = ${now}::timestamptz,
-                last_message_sender_id = ${senderId}::uuid, updated_at = ${now}::timestamptz
-              where c.id = ${conversationId}::uuid and c.status = 'active'
-                and (c.user_a = ${senderId}::uuid or c.user_b = ${senderId}::uuid)
-                and (select is_session_live from guard) and not exists (select 1 from prior)
-                and not exists (select 1 from blocks b
-                  where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
-                     or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))
-              returning c.last_seq,
-                case when c.user_a = ${senderId}::uuid then c.user_b else c.user_a end as receiver_id),
-            inserted as (
-              insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
-              select ${id}::uuid, ${conversationId}::uuid, ${senderId}::uuid, b.receiver_id, ${text}::text,
-                ${cid}::text, b.last_seq, ${now}::timestamptz
-              from bumped b
-              returning seq, receiver_id),
-            counted as (
-              insert into conversation_participants as p (conversation_id, user_id, unread_count, updated_at)
-              select ${conversationId}::uuid, u.user_id, u.unread, ${now}::timestamptz
-              from inserted i cross join lateral (values (${senderId}::uuid, 0), (i.receiver_id, 1)) as u(user_id, unread)
-              order by u.user_id
-              on conflict (conversation_id, user_id) do update
-                set unread_count = p.unread_count + 1, updated_at = excluded.updated_at
-                where excluded.unread_count = 1
-              returning p.user_id, p.unread_count, p.is_muted, p.is_hidden),
-            counters as (
-              insert into sync_counters (user_id, last_change)
-              select u.user_id, 2 from inserted i cross join lateral (values (${senderId}::uuid), (i.receiver_id)) as u(user_id)
-              order by u.user_id
-              on conflict (user_id) do update set last_change = sync_counters.last_change + excluded.last_change
-              returning user_id, last_change),
-            changed as (
-              insert into user_changes (user_id, change_seq, kind, entity_id, created_at)
-              select k.user_id, k.last_change - e.from_last, e.kind, e.entity_id, ${now}::timestamptz
-              from counters k cross join (values (1::bigint, 'message', ${id}::uuid),
-                (0::bigint, 'conversation', ${conversationId}::uuid)) as e(from_last, kind, entity_id)
-              on conflict (user_id, kind, entity_id)
-              do update set change_seq = excluded.change_seq, created_at = excluded.created_at
-              returning 1),
-            delivery as (
-              insert into chat_deliveries (message_id, created_at) select ${id}::uuid, ${now}::timestamptz from inserted
-              returning 1)
-            select (select seq from inserted) as seq,
-              (select receiver_id from inserted) as receiver_id,
-              (select id from prior) as prior_id,
-              (select is_session_live from guard) as is_session_live,
-              c.status, c.user_a, c.user_b,
-              coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo,
-              r.unread_count, r.is_muted,
-              ((case when r.is_hidden then 0 else r.unread_count end) + coalesce((
-                select sum(o.unread_count) from conversation_participants o
-                join conversations oc on oc.id = o.conversation_id
-                where o.user_id = r.user_id and o.conversation_id <> ${conversationId}::uuid
-                  and not o.is_hidden and not exists (select 1 from blocks b
-                    where (b.blocker_id = oc.user_a and b.blocked_id = oc.user_b)
-                       or (b.blocker_id = oc.user_b and b.blocked_id = oc.user_a))), 0))::int as total,
-              (select count(*) from changed)::int + (select count(*) from delivery)::int as side_effects
-            from (select 1) as one
-            left join conversations c on c.id = ${conversationId}::uuid
-            left join users su on su.id = ${senderId}::uuid
-            left join profiles sp on sp.user_id = su.id
-            left join counted r on r.user_id <> ${senderId}::uuid`),
-        )[0];
+        [row] = await sendStatement([
+          id,
+          conversationId,
+          senderId,
+          sessionId,
+          text,
+          text.slice(0, PREVIEW_LENGTH),
+          cid,
+          now,
+          input.receiverId ?? null,
+        ]);
       } catch (error) {
         // The same clientId stored by a concurrent send: this statement undid itself entirely.
         if (!cid || !isUniqueViolation(error)) throw error;
@@ -248,6 +270,7 @@ export function createMessageRepository(db: Database) {
           receiverUnread: Number(row.unread_count ?? 0),
           receiverTotalUnread: Number(row.total ?? 0),
           isReceiverMuted: row.is_muted === true,
+          pair: { userA: row.user_a as string, userB: row.user_b as string },
         };
       }
       if (row.prior_id && cid) {
@@ -256,6 +279,8 @@ export function createMessageRepository(db: Database) {
       }
       if (!row.is_session_live) return { kind: 'revoked' };
       if (!row.status || (row.user_a !== senderId && row.user_b !== senderId)) return { kind: 'missing' };
+      const other = row.user_a === senderId ? row.user_b : row.user_a;
+      if (input.receiverId !== undefined && input.receiverId.toLowerCase() !== other) return { kind: 'wrong-receiver' };
       return { kind: 'inactive' };
     },
 

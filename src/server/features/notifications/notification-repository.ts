@@ -1,7 +1,6 @@
-import { and, count, desc, eq, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { and, count, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { type Database, preparedStatement } from '../../db/client.ts';
 import { type NotificationRow, notifications, streakReminders, users } from '../../db/schema/index.ts';
-import { rowsOf } from '../sync/change-log-repository.ts';
 
 export type NotificationRecord = NotificationRow;
 
@@ -19,8 +18,15 @@ export type NewNotification = {
 
 export type NotificationFilter = { type?: string; isRead?: boolean };
 
-/** A data-modifying statement run with a notification's write: the write happens only when it returns a row. */
-export type NotificationGuard = SQL;
+/**
+ * A data-modifying statement run with a notification's write: the write happens only when it
+ * returns a row. `text` is fixed per `name` and takes its one value as `$1` (the notification's
+ * statement is a named statement: docs/decisions/0037).
+ */
+export type NotificationGuard = { name: string; text: string; value: string };
+
+/** No guard: the notification is always written. */
+const ALWAYS: NotificationGuard = { name: 'always', text: 'select $1::text as always', value: '' };
 
 /** The count `upsertCollapsed` renders a collapsed body with, replaced in SQL by the real one. */
 const COUNT_MARKER = 987_654_321_012;
@@ -56,6 +62,28 @@ const recordOf = (row: StoredRow): NotificationRecord => ({
   collapseKey: row.collapse_key,
   collapseCount: Number(row.collapse_count),
 });
+
+/**
+ * `upsertCollapsed`'s text for a guard: $1 the guard's value, $2–$10 the row, $11 the collapsed
+ * body's template and, when `isCounted`, $12 the count marker in it (replaced by the new count).
+ */
+const collapseStatement = (guardText: string, isCounted: boolean) => `
+  with owed as (${guardText}),
+  upserted as (
+    insert into notifications as n (user_id, type, priority, title, body, reference_id, reference_type,
+      collapse_key, created_at)
+    select $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::timestamptz
+    where exists (select 1 from owed)
+    on conflict (user_id, collapse_key) where is_read = false and collapse_key is not null
+    do update set collapse_count = n.collapse_count + 1, title = excluded.title,
+      body = ${isCounted ? 'replace($11::text, $12::text, (n.collapse_count + 1)::text)' : '$11::text'},
+      priority = excluded.priority, reference_id = excluded.reference_id,
+      reference_type = excluded.reference_type, created_at = excluded.created_at
+    returning n.*)
+  select u.*, (select count(*)::int from notifications c where c.user_id = $2::uuid
+      and c.is_read = false) as unread_before,
+    exists (select 1 from push_subscriptions s where s.user_id = $2::uuid) as has_push
+  from upserted u`;
 
 export type NotificationRepository = ReturnType<typeof createNotificationRepository>;
 
@@ -98,29 +126,27 @@ export function createNotificationRepository(db: Database) {
       { record: NotificationRecord; isNew: boolean; unreadCount: number; hasPushSubscription: boolean } | undefined
     > {
       const template = bodyFor(COUNT_MARKER);
-      const collapsedBody = template.includes(String(COUNT_MARKER))
-        ? sql`replace(${template}::text, ${String(COUNT_MARKER)}::text, (n.collapse_count + 1)::text)`
-        : sql`${template}::text`;
-      const [stored] = rowsOf<StoredRow>(
-        await db.execute(sql`
-          with owed as (${owed ?? sql`select 1`}),
-          upserted as (
-            insert into notifications as n (user_id, type, priority, title, body, reference_id, reference_type,
-              collapse_key, created_at)
-            select ${row.userId}::uuid, ${row.type}::text, ${row.priority}::text, ${row.title}::text,
-              ${row.body}::text, ${row.referenceId}::text, ${row.referenceType}::text, ${row.collapseKey}::text,
-              ${row.createdAt}::timestamptz
-            where exists (select 1 from owed)
-            on conflict (user_id, collapse_key) where is_read = false and collapse_key is not null
-            do update set collapse_count = n.collapse_count + 1, title = excluded.title, body = ${collapsedBody},
-              priority = excluded.priority, reference_id = excluded.reference_id,
-              reference_type = excluded.reference_type, created_at = excluded.created_at
-            returning n.*)
-          select u.*, (select count(*)::int from notifications c where c.user_id = ${row.userId}::uuid
-              and c.is_read = false) as unread_before,
-            exists (select 1 from push_subscriptions s where s.user_id = ${row.userId}::uuid) as has_push
-          from upserted u`),
-      );
+      const isCounted = template.includes(String(COUNT_MARKER));
+      const guard = owed ?? ALWAYS;
+      const [stored] = await preparedStatement<StoredRow>(
+        db,
+        `notification_collapse_${guard.name}_${isCounted ? 'counted' : 'plain'}`,
+        collapseStatement(guard.text, isCounted),
+      )([
+        guard.value,
+        row.userId,
+        row.type,
+        row.priority,
+        row.title,
+        row.body,
+        row.referenceId,
+        row.referenceType,
+        row.collapseKey,
+        row.createdAt,
+        template,
+        // A parameter the text does not use would have no type: the marker only where it is replaced.
+        ...(isCounted ? [String(COUNT_MARKER)] : []),
+      ]);
       if (!stored) return undefined;
       const isNew = Number(stored.collapse_count) === 1;
       // The count was read from the statement's snapshot: a new row is not in it yet, a collapsed one is.

@@ -1,0 +1,136 @@
+/**
+ * `npm run bench -- message-cost`: what one message costs the server, at a rate the app holds
+ * (BENCH_COST_RATE, default 200/s, for BENCH_COST_SECONDS, default 10, with BENCH_COST_SOCKETS,
+ * default 1,000), for same-run A/B of two checkouts on a shared host, where latency moves with
+ * the load but work per message much less. Prints, per message: the statements by name (the
+ * after-ack work included: the run waits for the delivery drain), the CPU of the server's main
+ * thread (the clients run in a worker thread) and of the PostgreSQL backends, and the latency
+ * until the recipient's `newMessage`; with BENCH_COST_SAMPLING=1 also a CPU profile by function.
+ * The embedded database by default; BENCH_COST_DB=postgres: DATABASE_URL (and REDIS_URL).
+ */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import { sql } from 'drizzle-orm';
+import type { App } from '../src/server/app.ts';
+import type { ChatLoad, ChatLoadResult, ChatReady, ChatStep } from './chat-load-worker.ts';
+import { embeddedApp, listen, postgresApp, rows } from './data/datasets.ts';
+import type { BenchResult } from './load.ts';
+import { prepareChat } from './messages.ts';
+import { backendCpu, type CpuProfile, instrumentPool, mainThreadCpuMs, summarizeProfile } from './server-cost.ts';
+import { summarize } from './stats.ts';
+import { startWorker } from './worker.ts';
+
+const SOCKETS = Number(process.env.BENCH_COST_SOCKETS ?? 1000);
+const RATE = Number(process.env.BENCH_COST_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 10);
+const SAMPLING = process.env.BENCH_COST_SAMPLING === '1';
+const ON_POSTGRES = process.env.BENCH_COST_DB === 'postgres';
+
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
+
+/** Until no delivery row is left (the notifications of every message sent are written). */
+async function settle(app: App) {
+  for (let tries = 0; tries < 100; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await app.chat.whenDelivered();
+    const [left] = await rows<{ n: number }>(app, sql`select count(*)::int as n from chat_deliveries`);
+    if (left?.n === 0) return;
+  }
+}
+
+export async function benchMessageCost(): Promise<BenchResult> {
+  const scale = { profiles: SOCKETS, swipesPerUser: 0 };
+  const pool = instrumentPool();
+  const app = ON_POSTGRES ? await postgresApp(scale) : await embeddedApp(scale);
+  const lines: string[] = [];
+  try {
+    if (ON_POSTGRES) await app.database.db.execute(sql`truncate swipes, matches, conversations cascade`);
+    const url = await listen(app);
+    const { tokens, pairs } = await prepareChat(app, url, Math.floor(SOCKETS / 2));
+    console.log(`  … ${pairs.length} pairs matched (${load()})`);
+    const worker = await startWorker<ChatReady, ChatStep, ChatLoadResult>('./chat-load-worker.ts', {
+      urls: [url],
+      mode: 'app',
+      auth: tokens.map((token) => ({ token })),
+      pairs,
+    } satisfies ChatLoad);
+    console.log(`  … ${tokens.length} sockets connected (${load()})`);
+    try {
+      // Unmeasured: every conversation used once (membership cached, statements prepared).
+      await worker.request({ rate: RATE, warmup: 0, count: Math.max(pairs.length, RATE * 2) });
+      await settle(app);
+      console.log(`  … warmed up (${load()})`);
+      const session = new Session();
+      session.connect();
+      if (SAMPLING) {
+        await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: 200 });
+        await session.post('Profiler.start');
+      }
+      // The same span with nothing sent: timers, pings and the database's own upkeep, subtracted below.
+      const idleMain = await mainThreadCpuMs();
+      const idleBackends = backendCpu(
+        ON_POSTGRES ? { database: new URL(app.config.databaseUrl ?? 'x:///').pathname.slice(1) } : { embedded: true },
+      );
+      await idleBackends.start();
+      await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+      const idleMainMs = (await mainThreadCpuMs()) - idleMain;
+      const idleBackendMs = await idleBackends.stop();
+      const backends = backendCpu(
+        ON_POSTGRES ? { database: new URL(app.config.databaseUrl ?? 'x:///').pathname.slice(1) } : { embedded: true },
+      );
+      await backends.start();
+      pool.start();
+      const loadBefore = load();
+      const mainBefore = await mainThreadCpuMs();
+      const count = RATE * SECONDS;
+      const result = await worker.request({ rate: RATE, warmup: 0, count });
+      await settle(app);
+      const mainMs = (await mainThreadCpuMs()) - mainBefore;
+      const statements = pool.stop();
+      const backendMs = await backends.stop();
+      const profile = SAMPLING ? ((await session.post('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
+      session.disconnect();
+      const latency = summarize(result.latenciesMs);
+      const sent = result.sent;
+      let total = 0;
+      for (const list of statements.values()) total += list.length;
+      lines.push(
+        `${ON_POSTGRES ? 'PostgreSQL' : 'embedded'}, ${tokens.length} sockets, ${RATE}/s for ${SECONDS} s: ${sent} sent, ${result.latenciesMs.length} delivered${result.overloaded ? ', OVERLOADED' : ''}, ${result.errors} errors (${loadBefore} → ${load()})`,
+        `latency to newMessage: p50 ${latency.p50.toFixed(2)} ms p95 ${latency.p95.toFixed(2)} ms p99 ${latency.p99.toFixed(2)} ms`,
+        `per message: main thread ${(mainMs / sent).toFixed(3)} ms CPU (${((mainMs - idleMainMs) / sent).toFixed(3)} beyond idle); PostgreSQL ${(backendMs / sent).toFixed(3)} ms CPU (${((backendMs - idleBackendMs) / sent).toFixed(3)} beyond idle); ${(total / sent).toFixed(2)} statements`,
+        `idle, the same ${SECONDS} s with nothing sent: main thread ${idleMainMs} ms, PostgreSQL ${idleBackendMs} ms CPU`,
+      );
+      for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length).slice(0, 12)) {
+        const round = summarize(list);
+        lines.push(
+          `  ${(list.length / sent).toFixed(3)}/msg  p50 ${round.p50.toFixed(2)} ms  p99 ${round.p99.toFixed(2)} ms  ${key}`,
+        );
+      }
+      if (profile) {
+        const file = `/tmp/message-cost-${process.pid}.cpuprofile`;
+        await writeFile(file, JSON.stringify(profile));
+        const summary = summarizeProfile(profile);
+        const perMessage = (ms: number) => `${((ms / sent) * 1000).toFixed(0)} µs/msg`;
+        lines.push(`CPU profile (${file}): busy ${perMessage(summary.total - summary.idle)}`);
+        lines.push('  self:');
+        for (const [name, ms] of summary.self.slice(0, 25)) lines.push(`    ${perMessage(ms)}  ${name}`);
+        lines.push('  inclusive:');
+        for (const [name, ms] of summary.inclusive.slice(0, 40)) lines.push(`    ${perMessage(ms)}  ${name}`);
+        lines.push('  by module:');
+        for (const [name, ms] of summary.modules) lines.push(`    ${perMessage(ms)}  ${name}`);
+      }
+    } finally {
+      await worker.close();
+    }
+  } finally {
+    pool.restore();
+    await app.close();
+  }
+  return { name: 'Message cost: statements, Node and PostgreSQL CPU per message at a held rate', lines };
+}
