@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import Dexie from 'dexie';
-import type { ChatMessage } from '#shared/chat/chat-schemas';
+import { proxy } from 'valtio';
+import type { ChatMessage, ConversationSummary } from '#shared/chat/chat-schemas';
 import type { MatchListItem } from '#shared/discovery/discovery-schemas';
 import type { Notification } from '#shared/notifications/notification-schemas';
 import type { OwnProfile, PublicProfile } from '#shared/profile/profile-schema';
@@ -26,6 +27,7 @@ import {
   saveNotificationPage,
   saveOwnProfile,
   selectLocalDb,
+  upsertConversations,
   upsertMessages,
   wipeLocalDb,
 } from './local-db.ts';
@@ -159,6 +161,32 @@ function notice(id: string, patch: Partial<Notification> = {}): Notification {
 }
 
 const profileOf = (n: number) => ({ id: `p${n}`, userId: `u${n}`, name: `Persona ${n}` }) as unknown as PublicProfile;
+
+describe('local store: conversations', () => {
+  it('stores conversations held in the screen state (valtio proxies), as the pin and mute toggles do', async () => {
+    fresh();
+    const state = proxy<{ conversations: ConversationSummary[] }>({
+      conversations: [
+        {
+          conversationId: 'c1',
+          otherUser: { userId: 'b', name: 'Marcos', photo: null },
+          lastMessage: { text: 'hola', timestamp: '2026-01-01T10:00:00.000Z', senderId: 'b', read: false },
+          updatedAt: '2026-01-01T10:00:00.000Z',
+          isPinned: false,
+          isMuted: false,
+          archived: false,
+          swipeType: 'superlike',
+          unreadCount: 1,
+          status: 'active',
+        },
+      ],
+    });
+    // A patched copy, as the list's optimistic toggles make it: its nested objects are still proxies.
+    const held = state.conversations[0] as ConversationSummary;
+    await upsertConversations(db, [{ ...held, isPinned: true }]);
+    expect(await db.conversations.get('c1')).toMatchObject({ isPinned: true, otherUser: { name: 'Marcos' } });
+  });
+});
 
 describe('local store: the last known screens', () => {
   it('keeps the matches in the server order, tells "never loaded" from "none", and replaces them', async () => {

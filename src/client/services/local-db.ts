@@ -219,8 +219,9 @@ export async function applyReceiptToDb(
 
 // ---- conversations ------------------------------------------------------------------------------
 
+/** Conversations from the server or from the list's state (valtio proxies: stored as plain copies). */
 export async function upsertConversations(db: LocalDb, list: readonly ConversationSummary[]): Promise<void> {
-  if (list.length > 0) await db.conversations.bulkPut([...list]);
+  if (list.length > 0) await db.conversations.bulkPut(plain([...list]));
 }
 
 export async function removeConversations(db: LocalDb, ids: readonly string[]): Promise<void> {

@@ -52,10 +52,15 @@ export async function userWithProfile(request: APIRequestContext, name: string):
   return user;
 }
 
-/** `a` and `b` like each other; returns their conversation id. */
-export async function matchUsers(request: APIRequestContext, a: SignedIn, b: SignedIn): Promise<string> {
+/** `a` likes (or super-likes) `b`, `b` likes `a` back; returns their conversation id. */
+export async function matchUsers(
+  request: APIRequestContext,
+  a: SignedIn,
+  b: SignedIn,
+  firstAction: 'like' | 'superlike' = 'like',
+): Promise<string> {
   const first = await request.post(`/api/swipes/users/${a.userId}/swipe`, {
-    data: { target_user_id: b.userId, action: 'like' },
+    data: { target_user_id: b.userId, action: firstAction },
     headers: { authorization: `Bearer ${a.token}` },
   });
   expect(first.status(), await first.text()).toBe(200);
@@ -94,8 +99,15 @@ export async function sendMessage(
  * A browser context already signed in as `user` (token and user in local storage); `baseURL`
  * points it at another server than the suite's (a test's own server process).
  */
-export async function pageFor(browser: Browser, user: SignedIn, options: { baseURL?: string } = {}): Promise<Page> {
-  const context = await browser.newContext(options.baseURL ? { baseURL: options.baseURL } : {});
+export async function pageFor(
+  browser: Browser,
+  user: SignedIn,
+  options: { baseURL?: string; serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.serviceWorkers ? { serviceWorkers: options.serviceWorkers } : {}),
+  });
   await context.addInitScript(
     ({ token, stored }) => {
       if (!window.localStorage.getItem('token')) {

@@ -18,10 +18,10 @@ import { ConversationAvatar, SuperEntrenoBadge } from './conversation-avatar.tsx
 import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
 import { QUICK_REPLIES } from './quick-replies.ts';
 
-/** Spec 001 §9: the view scrolls to the newest message after 100 ms. */
 /** Not in the spec (it shows no unmatch): the open chat of a conversation that ended. */
 const CONVERSATION_ENDED = 'Esta conversación ha finalizado. Ya no podéis enviaros mensajes.';
 
+/** Spec 001 §9: the view scrolls to the newest message after 100 ms. */
 const SCROLL_DELAY_MS = 100;
 
 function MessageBubble({ message, isOwn, isLast }: { message: ViewMessage; isOwn: boolean; isLast: boolean }) {

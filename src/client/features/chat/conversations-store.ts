@@ -66,7 +66,9 @@ function setList(next: readonly ConversationSummary[]) {
     const old = previous.get(item.conversationId);
     return !old || JSON.stringify(old) !== JSON.stringify(item);
   });
-  if (changed.length > 0) void upsertConversations(db, changed);
+  if (changed.length > 0) {
+    void upsertConversations(db, changed).catch((error) => console.warn('[chat] the list was not saved here', error));
+  }
 }
 
 /** Gone from the list for good (archived, unmatched): gone from the store too. */

@@ -113,6 +113,28 @@ describe('the Google registration store', () => {
     });
   });
 
+  it("says 'Error al verificar el email' when the e-mail check fails without a message", async () => {
+    const failures = [
+      new ApiRequestError('http', '', 502),
+      new ApiRequestError('http', 'Demasiadas solicitudes. Espera un momento.', 429),
+      new ApiRequestError('network', ''),
+    ];
+    const { store, api } = setup({ checkEmail: vi.fn(async () => Promise.reject(failures.shift())) });
+    store.actions.setPhone('612398745');
+    const texts: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await store.actions.sendCode();
+      texts.push(store.state.phoneError.kind === 'other' ? store.state.phoneError.message : '');
+    }
+    expect(texts).toEqual([
+      'Error al verificar el email',
+      'Demasiadas solicitudes. Espera un momento.',
+      'Error al verificar el email. Por favor, intenta de nuevo.',
+    ]);
+    expect(api.googleSendCode).not.toHaveBeenCalled();
+    expect(store.state.step).toBe('phone');
+  });
+
   it('empties the boxes on a refused code and keeps back disabled while loading', async () => {
     const refused = new ApiRequestError('http', 'Código inválido', 400, 'INVALID_CODE');
     const { store } = setup({ googleVerifyCode: vi.fn(async () => Promise.reject(refused)) });

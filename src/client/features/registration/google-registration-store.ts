@@ -15,6 +15,8 @@ export const GOOGLE_REGISTRATION_MESSAGES = {
   accountExists:
     'Se ha encontrado una cuenta asociada a este correo de Google. Por favor, inicia sesión o usa otro correo.',
   emailCheckFailed: 'Error al verificar el email. Por favor, intenta de nuevo.',
+  /** §8 "Defaults when the server gives no message": the check answered, but said nothing. */
+  emailCheckDefault: 'Error al verificar el email',
   invalidData: 'Datos inválidos en el registro con Google',
   server: 'Error del servidor al procesar el registro. Por favor, intenta de nuevo más tarde',
   connection: 'Error de conexión. Verifica tu conexión a internet y vuelve a intentar',
@@ -106,6 +108,16 @@ export function googleSendCodeError(failure: CallFailure, nowMs: number): PhoneE
   }
 }
 
+/**
+ * A failed e-mail check as its text (spec 000 §8): the server's own message when it answered with
+ * one, the §8 default when it answered without one, and the modal's "failed check" text (which
+ * asks to try again) when no answer came at all.
+ */
+export function googleEmailCheckError(failure: CallFailure): string {
+  if (failure.kind !== 'http') return GOOGLE_REGISTRATION_MESSAGES.emailCheckFailed;
+  return failure.message || GOOGLE_REGISTRATION_MESSAGES.emailCheckDefault;
+}
+
 /** A failed google/verify-code as its text (spec 000 §8, Google registration). */
 export function googleVerifyError(failure: CallFailure): string {
   if (failure.kind !== 'http') return GOOGLE_REGISTRATION_MESSAGES.connection;
@@ -142,8 +154,8 @@ export function createGoogleRegistrationStore(deps: GoogleRegistrationDeps) {
           return false;
         }
         state.isEmailChecked = true;
-      } catch {
-        state.phoneError = { kind: 'other', message: GOOGLE_REGISTRATION_MESSAGES.emailCheckFailed };
+      } catch (error) {
+        state.phoneError = { kind: 'other', message: googleEmailCheckError(toCallFailure(error)) };
         return false;
       }
     }

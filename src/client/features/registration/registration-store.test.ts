@@ -149,6 +149,24 @@ describe('the e-mail wizard store', () => {
     expect(store.state.wizard.step).toBe(4);
   });
 
+  it("says 'Error en la verificación' when verify-code fails without a message, and 'Error al verificar el código' with no answer", async () => {
+    const answers = [
+      new ApiRequestError('http', '', 503),
+      new ApiRequestError('http', 'Servicio no disponible', 503),
+      new ApiRequestError('network', ''),
+    ];
+    const { store } = setup({ verifyCode: async () => Promise.reject(answers.shift()) });
+    await walkToStep4(store);
+    const texts: (string | undefined)[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      store.actions.setCode(['9', '9', '9', '9', '9', '9']);
+      await store.actions.submitCode();
+      texts.push(store.state.errors.code);
+    }
+    expect(texts).toEqual(['Error en la verificación', 'Servicio no disponible', 'Error al verificar el código']);
+    expect(store.state.wizard.step).toBe(4);
+  });
+
   it('blocks resending for 60 s after a send', async () => {
     const { store, api, tick } = setup();
     await walkToStep4(store);

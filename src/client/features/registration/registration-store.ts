@@ -42,6 +42,8 @@ export type RegistrationState = {
 export const WIZARD_MESSAGES = {
   emailCheckFailed: 'Error al verificar la disponibilidad del Correo. Si el error persiste, contacta con soporte',
   codeVerifyFailed: 'Error al verificar el código',
+  /** §8 "Defaults when the server gives no message": verify-code answered, but said nothing. */
+  codeVerifyDefault: 'Error en la verificación',
   registerFailed: 'Error en el registro',
   registerUnexpected: 'Error desconocido al registrar el usuario',
   completeFailed: 'Error al completar el registro',
@@ -194,8 +196,11 @@ export function createRegistrationStore(deps: RegistrationStoreDeps) {
             // Expired or exhausted codes say so; any other refusal is the wizard's 'Código inválido'.
             const isCodeSpent = failure.errorType === 'CODE_EXPIRED' || failure.errorType === 'CODE_ATTEMPTS_EXCEEDED';
             state.errors.code = isCodeSpent && failure.message ? failure.message : AUTH_MESSAGES.codeInvalid;
+          } else if (failure.kind === 'http') {
+            state.errors.code = failure.message || WIZARD_MESSAGES.codeVerifyDefault;
           } else {
-            state.errors.code = failure.message || WIZARD_MESSAGES.codeVerifyFailed;
+            // No answer at all: the screen's own text (§8 "otherwise message or …").
+            state.errors.code = WIZARD_MESSAGES.codeVerifyFailed;
           }
         }
       }),
