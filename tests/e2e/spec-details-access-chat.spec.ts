@@ -262,6 +262,21 @@ test.describe('chat', () => {
     await sendMessage(request, marcos, lucia, conversationId, '¿Te viene bien mañana a las 7?');
     await expect(thread.getByText('¿Te viene bien mañana a las 7?')).toBeInViewport();
     expect(await smoothScrolls()).toBeGreaterThan(before);
+
+    // Asked for less motion (QUALITY 29), the view jumps to the newest message instead.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const smoothBefore = await smoothScrolls();
+    await thread.evaluate((element) => element.scrollTo({ top: 0 }));
+    await sendMessage(request, marcos, lucia, conversationId, 'Perfecto, allí nos vemos');
+    await expect(thread.getByText('Perfecto, allí nos vemos')).toBeInViewport();
+    const instantScrolls = await page.evaluate(
+      () =>
+        (window as unknown as { __scrolls: unknown[] }).__scrolls.filter(
+          (options) => JSON.stringify(options) === JSON.stringify({ behavior: 'auto', block: 'end' }),
+        ).length,
+    );
+    expect(instantScrolls).toBeGreaterThan(0);
+    expect(await smoothScrolls()).toBe(smoothBefore);
     await page.context().close();
   });
 

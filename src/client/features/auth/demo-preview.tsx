@@ -5,12 +5,9 @@ import { CloseIcon, DumbbellIcon, FlameIcon, HeartIcon, MapPinIcon, UsersIcon, Z
 import { serverMode } from './auth-api.ts';
 import { createDemoCycle } from './demo-cycle.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
+import { prefersReducedMotion } from '../../ui/reduced-motion.ts';
 
 type Swipe = 'like' | 'pass';
-
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
-}
 
 /** A stylised person over the profile's gradient: the demo's "photo", no image request. */
 function PortraitArt({ profile }: { profile: DemoProfile }) {

@@ -17,6 +17,7 @@ import { ConnectionBanner } from './connection-banner.tsx';
 import { ConversationAvatar, SuperEntrenoBadge } from './conversation-avatar.tsx';
 import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
 import { QUICK_REPLIES } from './quick-replies.ts';
+import { scrollBehavior } from '../../ui/reduced-motion.ts';
 
 /** Not in the spec (it shows no unmatch): the open chat of a conversation that ended. */
 const CONVERSATION_ENDED = 'Esta conversación ha finalizado. Ya no podéis enviaros mensajes.';
@@ -131,7 +132,7 @@ export function ChatScreen({
   useEffect(() => {
     if (!lastKey && !snap.isOtherTyping) return;
     const timer = setTimeout(
-      () => endRef.current?.scrollIntoView({ behavior: 'smooth', block: 'end' }),
+      () => endRef.current?.scrollIntoView({ behavior: scrollBehavior(), block: 'end' }),
       SCROLL_DELAY_MS,
     );
     return () => clearTimeout(timer);

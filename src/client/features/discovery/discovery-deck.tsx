@@ -17,15 +17,12 @@ import { PreferencesDialog } from './preferences-dialog.tsx';
 import { ProfileCard, ProfileCardSkeleton } from './profile-card.tsx';
 import { ProfileModal } from './profile-modal.tsx';
 import { UndoBar } from './undo-bar.tsx';
+import { prefersReducedMotion } from '../../ui/reduced-motion.ts';
 
 /** The slot of the profile modal's foot; `close` shuts the modal (the route fills it with the safety actions). */
 export type RenderDeckProfileActions = (profile: PublicProfile, close: () => void) => React.ReactNode;
 
 const EXIT_MS = 280;
-
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
-}
 
 function StatePanel({ icon, title, children }: { icon: React.ReactNode; title: string; children?: React.ReactNode }) {
   return (

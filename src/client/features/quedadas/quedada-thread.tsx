@@ -8,6 +8,7 @@ import { DumbbellIcon } from '../../ui/icons.tsx';
 import { QuedadaCard } from './quedada-card.tsx';
 import { QuedadaForm } from './quedada-form.tsx';
 import { proposeQuedada, refreshConversationQuedadas } from './quedada-store.ts';
+import { scrollBehavior } from '../../ui/reduced-motion.ts';
 
 /** How many closed quedadas stay visible under the one in play. */
 const CLOSED_SHOWN = 2;
@@ -101,8 +102,7 @@ export function QuedadaThread({
   // A card that arrives or changes while the chat is open comes into view, like a new message.
   useEffect(() => {
     if (!signature) return;
-    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    listRef.current?.lastElementChild?.scrollIntoView({ block: 'nearest', behavior: reduce ? 'auto' : 'smooth' });
+    listRef.current?.lastElementChild?.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
   }, [signature]);
   if (visible.length === 0) return null;
   return (
