@@ -45,23 +45,32 @@ export function createPushService(deps: PushServiceDeps) {
   const { subscriptions, channel, logger, clock } = deps;
   const concurrency = deps.concurrency ?? 16;
   const maxQueued = deps.maxQueued ?? 5000;
-  const queue: Array<() => Promise<void>> = [];
+  // One user's pushes go out one after another, in the order they were made (a newer push under the
+  // same Topic must reach the device after the one it replaces); different users' in parallel.
+  const pending = new Map<string, PushMessage[]>();
+  const ready: string[] = [];
+  let queued = 0;
   let running = 0;
   let idleWaiters: Array<() => void> = [];
   let isClosed = false;
 
   const pump = () => {
-    while (running < concurrency && queue.length > 0) {
-      const task = queue.shift() as () => Promise<void>;
+    while (running < concurrency && ready.length > 0) {
+      const userId = ready.shift() as string;
+      const messages = pending.get(userId) as PushMessage[];
+      const message = messages.shift() as PushMessage;
+      queued -= 1;
       running += 1;
-      void task()
+      void sendToUser(userId, message)
         .catch((error) => logger.error({ err: error }, 'push: delivery failed'))
         .finally(() => {
           running -= 1;
+          if (messages.length > 0) ready.push(userId);
+          else pending.delete(userId);
           pump();
         });
     }
-    if (running === 0 && queue.length === 0) {
+    if (running === 0 && queued === 0) {
       const waiters = idleWaiters;
       idleWaiters = [];
       for (const resolve of waiters) resolve();
@@ -126,29 +135,39 @@ export function createPushService(deps: PushServiceDeps) {
     deliver(userId: string, message: PushMessage): void {
       // The notification's own statement saw no subscription: nowhere to send, nothing to read.
       if (isClosed || message.hasSubscription === false) return;
-      if (queue.length >= maxQueued) {
-        logger.warn({ userId, queued: queue.length }, 'push: queue full, push dropped');
+      if (queued >= maxQueued) {
+        logger.warn({ userId, queued }, 'push: queue full, push dropped');
         return;
       }
-      queue.push(() => sendToUser(userId, message));
+      queued += 1;
+      const messages = pending.get(userId);
+      if (messages) {
+        messages.push(message); // sent when the user's earlier push is done
+      } else {
+        pending.set(userId, [message]);
+        ready.push(userId);
+      }
       pump();
     },
 
     /** Pushes queued or being sent (the metrics' queue depth). */
     depth(): number {
-      return queue.length + running;
+      return queued + running;
     },
 
     /** Resolves when every queued push has been handled (tests, shutdown). */
     whenIdle(): Promise<void> {
-      if (running === 0 && queue.length === 0) return Promise.resolve();
+      if (running === 0 && queued === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
 
     /** Stops taking pushes and waits for those under way (each bounded by the channel's time-out). */
     async close(): Promise<void> {
       isClosed = true;
-      queue.length = 0;
+      for (const messages of pending.values()) messages.length = 0;
+      pending.clear();
+      ready.length = 0;
+      queued = 0;
       if (running > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
   };
