@@ -6,6 +6,21 @@ import { FormAlert } from '../../ui/form-alert.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { securityApi, securityErrorMessage } from './security-api.ts';
 
+/** The six digits the authenticator app shows (setup and new recovery codes). */
+function AppCodeField({ value, onChange }: { value: string; onChange(value: string): void }) {
+  return (
+    <TextField
+      label="Código de 6 dígitos"
+      name="code"
+      autoComplete="one-time-code"
+      inputMode="numeric"
+      maxLength={12}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
 /** The recovery codes, shown once, with a way to copy them. */
 export function RecoveryCodeList({ codes }: { codes: readonly string[] }) {
   const [isCopied, setIsCopied] = useState(false);
@@ -107,15 +122,10 @@ export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose
               {stage.setup.secret}
             </code>
           </p>
-          <TextField
-            label="Código de 6 dígitos"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={12}
+          <AppCodeField
             value={code}
-            onChange={(event) => {
-              setCode(event.target.value);
+            onChange={(value) => {
+              setCode(value);
               setError(null);
             }}
           />
@@ -265,15 +275,10 @@ export function RecoveryCodesDialog({ open, onClose }: { open: boolean; onClose(
         </div>
       ) : (
         <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-          <TextField
-            label="Código de 6 dígitos"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={12}
+          <AppCodeField
             value={code}
-            onChange={(event) => {
-              setCode(event.target.value);
+            onChange={(value) => {
+              setCode(value);
               setError(null);
             }}
           />
