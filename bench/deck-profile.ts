@@ -29,6 +29,7 @@ import {
   instrumentPool,
   mainThreadCpuMs,
   summarizeProfile,
+  startProfiler,
 } from './server-cost.ts';
 import { summarize } from './stats.ts';
 import { runWorker } from './worker.ts';
@@ -118,9 +119,7 @@ export async function benchDeckProfile(): Promise<BenchResult> {
     const session = new Session();
     session.connect();
     if (SAMPLING) {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: 200 });
-      await session.post('Profiler.start');
+      await startProfiler(session);
     }
     pool.start();
     requestTimes.start();

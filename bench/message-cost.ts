@@ -17,7 +17,14 @@ import type { ChatLoad, ChatLoadResult, ChatReady, ChatStep } from './chat-load-
 import { embeddedApp, listen, postgresApp, rows } from './data/datasets.ts';
 import type { BenchResult } from './load.ts';
 import { prepareChat } from './messages.ts';
-import { backendCpu, type CpuProfile, instrumentPool, mainThreadCpuMs, summarizeProfile } from './server-cost.ts';
+import {
+  backendCpu,
+  type CpuProfile,
+  instrumentPool,
+  mainThreadCpuMs,
+  summarizeProfile,
+  startProfiler,
+} from './server-cost.ts';
 import { summarize } from './stats.ts';
 import { startWorker } from './worker.ts';
 
@@ -68,9 +75,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
       const session = new Session();
       session.connect();
       if (SAMPLING) {
-        await session.post('Profiler.enable');
-        await session.post('Profiler.setSamplingInterval', { interval: 200 });
-        await session.post('Profiler.start');
+        await startProfiler(session);
       }
       // The same span with nothing sent: timers, pings and the database's own upkeep, subtracted below.
       const idleMain = await mainThreadCpuMs();

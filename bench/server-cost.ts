@@ -3,6 +3,7 @@
  * message-cost): statements by name, CPU of the main thread (the server; loads run in worker
  * threads) and of the PostgreSQL backends, and a CPU profile summarized by function and module.
  */
+import type { Session } from 'node:inspector/promises';
 import pg from 'pg';
 
 export type ProfileNode = {
@@ -211,4 +212,11 @@ export function summarizeProfile(profile: CpuProfile) {
     inclusive: top(inclusive, 45, (key) => !key.startsWith('(')),
     modules: top(modules, 20),
   };
+}
+
+/** Starts the main thread's CPU profiler at a 200 µs sampling interval. */
+export async function startProfiler(session: Session): Promise<void> {
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
 }
