@@ -64,10 +64,6 @@ function compareEntries(a: IndexEntry, b: IndexEntry): number {
   return b[1] - a[1] || a[2] - b[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 }
 
-function isAfter(entry: IndexEntry, key: IndexKey): boolean {
-  return compareEntries(entry, [key.userId, key.score, key.distanceKm]) > 0;
-}
-
 export type CandidateIndex = ReturnType<typeof createCandidateIndex>;
 
 export function createCandidateIndex(initialCapacity = 1024) {
@@ -329,35 +325,69 @@ export function createCandidateIndex(initialCapacity = 1024) {
       const viewerMax = viewer.maxDistanceKm;
       const features = viewer.features;
 
+      // The member lists of the cells in the box, then one loop over them with every array in a
+      // local constant (a closure over the reassignable arrays re-read each one per candidate).
+      const lists: (readonly number[])[] = [];
+      if (maxColumn - minColumn + 1 > 0 && (maxRow - minRow + 1) * (maxColumn - minColumn + 1) <= cells.size) {
+        for (let row = minRow; row <= maxRow; row += 1) {
+          for (let column = minColumn; column <= maxColumn; column += 1) {
+            const members = cells.get(row * GRID_COLUMNS + column);
+            if (members) lists.push(members);
+          }
+        }
+      } else {
+        // A box wider than the occupied cells (a huge radius, no longitude bound): visit the cells that exist.
+        for (const [key, members] of cells) {
+          const row = Math.floor(key / GRID_COLUMNS);
+          const column = key % GRID_COLUMNS;
+          if (row >= minRow && row <= maxRow && column >= minColumn && column <= maxColumn) lists.push(members);
+        }
+      }
+      const genders = gender;
+      const acceptedGenders = genderPreference;
+      const birthDays = birthDay;
+      const agesMin = ageMin;
+      const agesMax = ageMax;
+      const latitudes = latitude;
+      const longitudes = longitude;
+      const cosines = cosLatitude;
+      const maxDistances = maxDistance;
+      const slotIds = ids;
+      const afterScore = after ? after.score : MAX_SCORE + 1;
+      const afterKm = after ? after.distanceKm : 0;
+      const afterId = after ? after.userId : '';
+      const viewerId = viewer.userId;
+
       // The candidates found, as parallel scratch arrays (no object per candidate): slot, score, km.
       let found = 0;
       const perScore = new Int32Array(MAX_SCORE + 1);
       let total = 0;
       const minLatitude = box.minLatitude;
       const maxLatitude = box.maxLatitude;
-      const scan = (members: readonly number[]) => {
+      for (let list = 0; list < lists.length; list += 1) {
+        const members = lists[list] as readonly number[];
         for (let i = 0; i < members.length; i += 1) {
           const slot = members[i] as number;
           // The one-byte and four-byte filters first: most candidates fail one of them.
-          if (wantedGender !== -1 && gender[slot] !== wantedGender) continue;
-          const accepts = genderPreference[slot] as number;
+          if (wantedGender !== -1 && genders[slot] !== wantedGender) continue;
+          const accepts = acceptedGenders[slot] as number;
           if (accepts !== BOTH && (viewerGender === -1 || accepts !== viewerGender)) continue;
-          const born = birthDay[slot] as number;
+          const born = birthDays[slot] as number;
           if (born > youngest || born <= oldestExclusive) continue;
-          if ((ageMin[slot] as number) > age || (ageMax[slot] as number) < age) continue;
-          const lat = latitude[slot] as number;
+          if ((agesMin[slot] as number) > age || (agesMax[slot] as number) < age) continue;
+          const lat = latitudes[slot] as number;
           if (lat < minLatitude || lat > maxLatitude) continue;
-          const lon = longitude[slot] as number;
+          const lon = longitudes[slot] as number;
           if (lon < minLongitude || lon > maxLongitude) continue;
-          const limit = Math.min(viewerMax, maxDistance[slot] as number);
+          const limit = Math.min(viewerMax, maxDistances[slot] as number);
           const dLat = (lat - viewerLatitude) * RAD;
           const dLon = (lon - viewerLongitude) * RAD;
           // The shared haversineKm's expression, so the page's re-check computes the same kilometres.
-          const h = Math.sin(dLat / 2) ** 2 + viewerCos * (cosLatitude[slot] as number) * Math.sin(dLon / 2) ** 2;
+          const h = Math.sin(dLat / 2) ** 2 + viewerCos * (cosines[slot] as number) * Math.sin(dLon / 2) ** 2;
           const km = 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
           if (km > limit) continue;
-          const id = ids[slot] as string;
-          if (id === viewer.userId || excluded.has(id)) continue;
+          const id = slotIds[slot] as string;
+          if (id === viewerId || excluded.has(id)) continue;
           candidate.sports = sports[slot] as number;
           candidate.availability = availability[slot] as number;
           candidate.goals = goals[slot] as number;
@@ -370,28 +400,19 @@ export function createCandidateIndex(initialCapacity = 1024) {
           candidate.gym = gym[slot] as string;
           const score = Math.min(MAX_SCORE, Math.max(0, Math.round(compatibilityPoints(features, candidate))));
           total += 1;
-          if (after && !isAfter([id, score, km], after)) continue;
+          // After the key in deck order (compareEntries > 0), without an entry per candidate.
+          if (
+            after &&
+            !(score < afterScore || (score === afterScore && (km > afterKm || (km === afterKm && id > afterId))))
+          ) {
+            continue;
+          }
           if (found === scratchSlots.length) growScratch();
           scratchSlots[found] = slot;
           scratchScores[found] = score;
           scratchKm[found] = km;
           found += 1;
           perScore[score] = (perScore[score] as number) + 1;
-        }
-      };
-      if (maxColumn - minColumn + 1 > 0 && (maxRow - minRow + 1) * (maxColumn - minColumn + 1) <= cells.size) {
-        for (let row = minRow; row <= maxRow; row += 1) {
-          for (let column = minColumn; column <= maxColumn; column += 1) {
-            const members = cells.get(row * GRID_COLUMNS + column);
-            if (members) scan(members);
-          }
-        }
-      } else {
-        // A box wider than the occupied cells (a huge radius, no longitude bound): visit the cells that exist.
-        for (const [key, members] of cells) {
-          const row = Math.floor(key / GRID_COLUMNS);
-          const column = key % GRID_COLUMNS;
-          if (row >= minRow && row <= maxRow && column >= minColumn && column <= maxColumn) scan(members);
         }
       }
       // Only the score buckets that fill the chunk are sorted.

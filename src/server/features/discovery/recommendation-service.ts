@@ -81,22 +81,32 @@ export function deckViewerOf(profile: StoredProfile, now: Date): DeckViewer {
  * refreshed index ranked on older data).
  */
 export function fitEachOther(a: StoredProfile, b: StoredProfile, now: Date): boolean {
-  const side = (profile: StoredProfile) => ({
+  return fitsProfile(a, now)(b);
+}
+
+/** One side of the mutual rules, as matchesPreferences reads it. */
+function sideOf(profile: StoredProfile, now: Date) {
+  return {
     gender: profile.gender as Gender | null,
     age: ageOf(profile, now),
     preferences: {
       gender_preference: profile.preferences.gender_preference as GenderPreference,
       age_range: profile.preferences.age_range,
     },
-  });
-  const x = side(a);
-  const y = side(b);
-  const km = haversineKm(a, b);
-  return (
-    matchesPreferences(x, y) &&
-    matchesPreferences(y, x) &&
-    km <= Math.min(a.preferences.distance, b.preferences.distance)
-  );
+  };
+}
+
+/** fitEachOther with `a`'s side computed once: a page re-checks its ten rows against one viewer. */
+export function fitsProfile(a: StoredProfile, now: Date): (b: StoredProfile) => boolean {
+  const x = sideOf(a, now);
+  return (b) => {
+    const y = sideOf(b, now);
+    return (
+      matchesPreferences(x, y) &&
+      matchesPreferences(y, x) &&
+      haversineKm(a, b) <= Math.min(a.preferences.distance, b.preferences.distance)
+    );
+  };
 }
 
 /** The suggestion deck (spec 001 §2 /home, §7 recommended). */
@@ -262,9 +272,8 @@ export function createRecommendationService(deps: {
         index && deps.index
           ? await recommendedWithIndex(index, deps.index.repository, caller, page, limit)
           : await recommendedWithSql(callerId, page, limit);
-      const showable = new Map(
-        rows.filter((profile) => fitEachOther(me, profile, now)).map((profile) => [profile.userId, profile]),
-      );
+      const fitsMe = fitsProfile(me, now);
+      const showable = new Map(rows.filter(fitsMe).map((profile) => [profile.userId, profile]));
       // Each card shows only what its person shares (docs/decisions/0025): read with the page's rows
       // (index), or one read for the page (SQL).
       const privacy = read.privacy ?? (await (deps.privacyOf ?? openPrivacyReader)([...showable.keys()]));
