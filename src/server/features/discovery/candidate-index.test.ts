@@ -142,6 +142,17 @@ describe('candidate index', () => {
           );
           expect(next.entries).toEqual(expected.slice(size, 2 * size));
         }
+        // The same index for the same viewer with nobody excluded: the previous ranking's exclusions
+        // (kept as marks on their slots while it ran) are gone.
+        const unexcluded = index.rank(
+          { ...deckViewerOf(viewer, NOW), features: compatibilityFeatures(viewer) },
+          new Set(['00000000-0000-4000-8000-999999999999']),
+          null,
+          size,
+        );
+        const everyone = referenceDeck(viewer, profiles, new Set());
+        expect(unexcluded.total).toBe(everyone.length);
+        expect(unexcluded.entries).toEqual(everyone.slice(0, size));
       }),
       { numRuns: 400 },
     );

@@ -185,6 +185,12 @@ export function createCandidateIndex(initialCapacity = 1024) {
     members.push(slot);
   }
 
+  /**
+   * The viewer's excluded ids as marks on their slots, set and cleared by each ranking: a test of
+   * a byte per candidate instead of reading its id string (a cache miss each: the strings lie in
+   * load order, not cell order) and hashing it into the excluded set.
+   */
+  let excludedMarks = new Uint8Array(0);
   let scratchSlots = new Int32Array(4096);
   let scratchScores = new Uint8Array(4096);
   let scratchKm = new Float64Array(4096);
@@ -356,7 +362,17 @@ export function createCandidateIndex(initialCapacity = 1024) {
       const afterScore = after ? after.score : MAX_SCORE + 1;
       const afterKm = after ? after.distanceKm : 0;
       const afterId = after ? after.userId : '';
-      const viewerId = viewer.userId;
+      const viewerSlot = slotOf.get(viewer.userId) ?? -1;
+      if (excludedMarks.length < capacity) excludedMarks = new Uint8Array(capacity);
+      const marks = excludedMarks;
+      const marked: number[] = [];
+      for (const id of excluded) {
+        const slot = slotOf.get(id);
+        if (slot !== undefined && marks[slot] === 0) {
+          marks[slot] = 1;
+          marked.push(slot);
+        }
+      }
 
       // The candidates found, as parallel scratch arrays (no object per candidate): slot, score, km.
       let found = 0;
@@ -386,8 +402,7 @@ export function createCandidateIndex(initialCapacity = 1024) {
           const h = Math.sin(dLat / 2) ** 2 + viewerCos * (cosines[slot] as number) * Math.sin(dLon / 2) ** 2;
           const km = 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
           if (km > limit) continue;
-          const id = slotIds[slot] as string;
-          if (id === viewerId || excluded.has(id)) continue;
+          if (slot === viewerSlot || marks[slot] === 1) continue;
           candidate.sports = sports[slot] as number;
           candidate.availability = availability[slot] as number;
           candidate.goals = goals[slot] as number;
@@ -403,7 +418,10 @@ export function createCandidateIndex(initialCapacity = 1024) {
           // After the key in deck order (compareEntries > 0), without an entry per candidate.
           if (
             after &&
-            !(score < afterScore || (score === afterScore && (km > afterKm || (km === afterKm && id > afterId))))
+            !(
+              score < afterScore ||
+              (score === afterScore && (km > afterKm || (km === afterKm && (slotIds[slot] as string) > afterId)))
+            )
           ) {
             continue;
           }
@@ -415,6 +433,7 @@ export function createCandidateIndex(initialCapacity = 1024) {
           perScore[score] = (perScore[score] as number) + 1;
         }
       }
+      for (const slot of marked) marks[slot] = 0;
       // Only the score buckets that fill the chunk are sorted.
       let lowest = MAX_SCORE;
       for (let kept = 0; lowest >= 0; lowest -= 1) {
