@@ -1,12 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { SOCIAL_PREFERENCES } from '#shared/profile/options';
 import { resolveSettings } from '#shared/settings/settings-schema';
 import type { Database } from '../../db/client.ts';
 import { profiles, sessions, userSettings } from '../../db/schema/index.ts';
 import type { SessionLiveness } from '../auth/session-service.ts';
-import { OPEN_PRIVACY, type ProfilePrivacy, type StoredProfile } from '../profiles/profile-model.ts';
-import { toStoredProfile } from '../profiles/profile-repository.ts';
+import { DECK_COLUMN_NAMES, OPEN_PRIVACY, type ProfilePrivacy, type StoredProfile } from '../profiles/profile-model.ts';
 import type { IndexedProfile } from './candidate-index.ts';
 
 /** The channel migration 0007's triggers notify: user ids, comma-separated, or '*' (reload everything). */
@@ -87,10 +86,20 @@ function sessionOf(sessionId: string | null, tuple: SessionTuple | null): Sessio
   };
 }
 
+/**
+ * The columns of a StoredProfile (the row without the deck columns): a page's rows are read as
+ * the profiles they are, without the deck copies the index already holds, and without a second
+ * object per row to drop them.
+ */
+const deckColumnSet: ReadonlySet<string> = new Set(DECK_COLUMN_NAMES);
+const storedProfileColumns = Object.fromEntries(
+  Object.entries(getTableColumns(profiles)).filter(([key]) => !deckColumnSet.has(key)),
+) as Omit<ReturnType<typeof getTableColumns<typeof profiles>>, (typeof DECK_COLUMN_NAMES)[number]>;
+
 /** A page's row with its privacy switches resolved as the settings feature resolves them. */
-function pageRow(row: { profile: typeof profiles.$inferSelect; privacy: unknown }) {
+function pageRow(row: { profile: StoredProfile; privacy: unknown }) {
   return {
-    profile: toStoredProfile(row.profile),
+    profile: row.profile,
     privacy: row.privacy === null ? OPEN_PRIVACY : resolveSettings({ privacy: row.privacy }).privacy,
   };
 }
@@ -106,7 +115,7 @@ export function createDeckIndexRepository(db: Database) {
   const viewer = sql.placeholder('viewerId');
   const viewerStateQuery = db
     .select({
-      profile: p,
+      profile: storedProfileColumns,
       // The caller's session row when this node has not cached it (docs/decisions/0022 amendment 4):
       // the cold request's session read rides in this statement (null sessionId: none read).
       session: sql<SessionTuple | null>`(select json_build_array(s.user_id, s.remember_me,
@@ -134,14 +143,14 @@ export function createDeckIndexRepository(db: Database) {
     and not exists (select 1 from blocks b where b.blocker_id = ${viewer}::uuid and b.blocked_id = ${p.userId})
     and not exists (select 1 from blocks b where b.blocker_id = ${p.userId} and b.blocked_id = ${viewer}::uuid)`;
   const pageProfilesQuery = db
-    .select({ profile: p, privacy: pagePrivacy })
+    .select({ profile: storedProfileColumns, privacy: pagePrivacy })
     .from(p)
     .where(pageRowsWhere)
     .prepare('deck_page_profiles');
   // Pages 2+ whose deck this node holds: the viewer's own row (for the re-check and the cards'
   // distance and score) and the page's rows in one statement.
   const pageWithViewerQuery = db
-    .select({ profile: p, privacy: pagePrivacy })
+    .select({ profile: storedProfileColumns, privacy: pagePrivacy })
     .from(p)
     .where(sql`${p.userId} = ${viewer}::uuid or (${pageRowsWhere})`)
     .prepare('deck_page_with_viewer');
@@ -175,7 +184,7 @@ export function createDeckIndexRepository(db: Database) {
       const [row] = await viewerStateQuery.execute({ viewerId, sessionId });
       if (!row) return undefined;
       const excluded = new Set([...idList(row.swiped), ...idList(row.blocked), ...idList(row.blockers)]);
-      return { profile: toStoredProfile(row.profile), excluded, session: sessionOf(sessionId, row.session) };
+      return { profile: row.profile, excluded, session: sessionOf(sessionId, row.session) };
     },
 
     /**
@@ -190,7 +199,7 @@ export function createDeckIndexRepository(db: Database) {
       let me: StoredProfile | undefined;
       const page: { profile: StoredProfile; privacy: ProfilePrivacy }[] = [];
       for (const row of rows) {
-        if (row.profile.userId === viewerId) me = toStoredProfile(row.profile);
+        if (row.profile.userId === viewerId) me = row.profile;
         else page.push(pageRow(row));
       }
       return { me, page };
