@@ -46,6 +46,26 @@ const load = () =>
     .map((value) => value.toFixed(2))
     .join(' ')}`;
 
+/**
+ * The main thread's scheduler counters (Linux): nanoseconds on a core and waiting for one
+ * (runnable, not running: preempted or not yet picked), and its context switches. A wall-clock
+ * CPU profile charges the waits to whatever the thread was doing when it lost its core, typically
+ * the socket write that woke a PostgreSQL backend.
+ */
+async function schedulerCounters() {
+  const { readFile } = await import('node:fs/promises');
+  const task = `/proc/self/task/${process.pid}`;
+  const [onCpu = 0, waiting = 0] = (await readFile(`${task}/schedstat`, 'utf8')).trim().split(' ').map(Number);
+  const status = await readFile(`${task}/status`, 'utf8');
+  const count = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return {
+    onCpuMs: onCpu / 1e6,
+    waitingMs: waiting / 1e6,
+    voluntary: count('voluntary_ctxt_switches'),
+    involuntary: count('nonvoluntary_ctxt_switches'),
+  };
+}
+
 /** Server-side time of each request: from the request event to the response's end. */
 function timeRequests(app: App) {
   const times: number[] = [];
@@ -129,7 +149,9 @@ export async function benchDeckProfile(): Promise<BenchResult> {
     await backends.start();
     const cpuBefore = process.cpuUsage();
     const mainBefore = await mainThreadCpuMs();
+    const schedulerBefore = await schedulerCounters();
     const measured = await run(measuredRequests);
+    const schedulerAfter = await schedulerCounters();
     const mainMs = (await mainThreadCpuMs()) - mainBefore;
     const cpu = process.cpuUsage(cpuBefore);
     const backendMs = await backends.stop();
@@ -171,6 +193,7 @@ export async function benchDeckProfile(): Promise<BenchResult> {
       `client: p50 ${client.p50.toFixed(2)} ms p95 ${client.p95.toFixed(2)} ms p99 ${client.p99.toFixed(2)} ms; sent ${measured.sent}, errors ${measured.errors}, overloaded ${measured.overloaded}, non-empty ${measured.nonEmpty}`,
       `server (request → response end): p50 ${server.p50.toFixed(2)} ms p95 ${server.p95.toFixed(2)} ms p99 ${server.p99.toFixed(2)} ms`,
       `CPU per page: main thread (the server, profiler included) ${(mainMs / pages).toFixed(2)} ms; whole process (with the load worker) ${((cpu.user + cpu.system) / 1000 / pages).toFixed(2)} ms`,
+      `main thread, scheduler (per page): on a core ${((schedulerAfter.onCpuMs - schedulerBefore.onCpuMs) / pages).toFixed(2)} ms, runnable but waiting for a core ${((schedulerAfter.waitingMs - schedulerBefore.waitingMs) / pages).toFixed(2)} ms; ${((schedulerAfter.involuntary - schedulerBefore.involuntary) / pages).toFixed(2)} involuntary and ${((schedulerAfter.voluntary - schedulerBefore.voluntary) / pages).toFixed(2)} voluntary context switches`,
       `PostgreSQL ${embedded ? '(embedded, every process)' : `backends of ${database}`}: ${(backendMs / pages).toFixed(2)} ms CPU per page (10 ms ticks, sampled every 200 ms)`,
       `bare SQL deck query, ${bare.latenciesMs.length} other viewers at ${RATE}/s (${load()}): p50 ${bareLatency.p50.toFixed(2)} ms p95 ${bareLatency.p95.toFixed(2)} ms p99 ${bareLatency.p99.toFixed(2)} ms${bare.overloaded ? ' OVERLOADED' : ''}; PostgreSQL backends ${(bareBackendMs / bareQueries).toFixed(2)} ms CPU per query, main thread ${(bareMainMs / bareQueries).toFixed(2)} ms`,
       `CPU cost ratio, page 1 / bare query (main thread + backends): ${((mainMs + backendMs) / pages / ((bareMainMs + bareBackendMs) / bareQueries)).toFixed(2)}`,
