@@ -1,4 +1,5 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
@@ -48,6 +49,8 @@ export async function createRealtime(
       callback(isUnderCap ? null : SERVER_MESSAGES.tooManyConnections, isUnderCap);
     },
   });
+  // Every WebSocket connection (engine.io takes the upgrade; this listener only sees its socket).
+  server.on('upgrade', (_request: IncomingMessage, socket: Duplex) => coalesceWrites(socket));
   io.engine.on(
     'connection',
     (connection: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => {
@@ -94,6 +97,31 @@ export function guardAdapterClients(pub: Redis, sub: Redis, onError: (error: unk
     sent.catch(onError);
     return sent;
   };
+}
+
+/**
+ * Sends what one tick writes to a connection in one system call: the first write of a tick corks
+ * the socket and the tick's end uncorks it, so the frames one message produces for one socket
+ * (a sender's acknowledgement and `conversationUpdated`; a recipient's `newMessage`,
+ * `conversationUpdated` and `unreadCountUpdated`) leave in one `writev` instead of one each
+ * (docs/decisions/0038). Order is unchanged (cork only buffers); ws's own cork around a frame's
+ * header and payload nests inside (cork is counted).
+ */
+export function coalesceWrites(socket: Duplex): void {
+  const write = socket.write;
+  let isCorked = false;
+  const uncork = () => {
+    isCorked = false;
+    socket.uncork();
+  };
+  socket.write = function (this: Duplex, ...args: Parameters<Duplex['write']>) {
+    if (!isCorked) {
+      isCorked = true;
+      socket.cork();
+      process.nextTick(uncork);
+    }
+    return write.apply(this, args);
+  } as Duplex['write'];
 }
 
 /**
