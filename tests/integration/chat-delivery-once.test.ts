@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryRepository } from '../../src/server/features/chat/delivery-repository.ts';
-import { createMatchedPair, eventually, type MatchedPair } from '../helpers/chat-api.ts';
+import { createMatchedPair, eventually, type MatchedPair, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi } from '../helpers/discovery-api.ts';
+import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -61,19 +62,26 @@ describe('a message notification is written once per delivery row', () => {
     await app.database.db.execute(sql`insert into chat_deliveries (message_id) values (${message?.id}::uuid)`);
     const deliveries = createDeliveryRepository(app.database.db);
     const notify = () =>
-      app.notifications.notifications.notifyMessageOnce(
-        pair.b.userId,
-        { conversationId: pair.conversationId, senderName: 'Ana', preview: 'tres' },
-        deliveries.owed(message?.id as string),
+      app.notifications.notifications.notifyMessagesOnce(
+        [
+          {
+            recipientId: pair.b.userId,
+            messageId: message?.id as string,
+            conversationId: pair.conversationId,
+            senderName: 'Ana',
+            preview: 'tres',
+          },
+        ],
+        deliveries.owed,
       );
     const outcomes = await Promise.all([notify(), notify(), notify()]);
-    expect(outcomes.filter((outcome) => outcome !== undefined)).toHaveLength(1);
+    expect(outcomes.flat()).toHaveLength(1);
     expect(await conversationNotification(pair.b.userId)).toEqual([
       { collapse_count: 4, body: '4 mensajes nuevos de Ana' },
     ]);
     expect(await pendingCount()).toBe(0);
     // Gone: a later drain (a restart) owes nothing more.
-    expect(await notify()).toBeUndefined();
+    expect(await notify()).toEqual([]);
     expect((await conversationNotification(pair.b.userId))[0]?.collapse_count).toBe(4);
   });
 
@@ -85,20 +93,64 @@ describe('a message notification is written once per delivery row', () => {
     const deliveries = createDeliveryRepository(app.database.db);
     // An injected fault inside the statement, once the row is deleted: as with a process killed
     // mid-statement, nothing of it commits — neither the delete nor the notification.
-    const owed = deliveries.owed(message?.id as string);
+    const owed = deliveries.owed;
     const failing = {
-      ...owed,
       name: `${owed.name}_failing`,
       text: `${owed.text}, 1 / (select count(*) - count(*) from users)`,
     };
     await expect(
-      app.notifications.notifications.notifyMessageOnce(
-        pair.b.userId,
-        { conversationId: pair.conversationId, senderName: 'Ana', preview: 'tres' },
+      app.notifications.notifications.notifyMessagesOnce(
+        [
+          {
+            recipientId: pair.b.userId,
+            messageId: message?.id as string,
+            conversationId: pair.conversationId,
+            senderName: 'Ana',
+            preview: 'tres',
+          },
+        ],
         failing,
       ),
     ).rejects.toThrow();
     expect(await pendingCount()).toBe(1);
     expect((await conversationNotification(pair.b.userId))[0]?.collapse_count).toBe(4);
+  });
+
+  it("a drain's batch writes one notification per conversation, counting every message it owes", async () => {
+    const socket = await connectSocket(app, { token: pair.b.token });
+    try {
+      const events = recordEvents(socket);
+      const [before] = await conversationNotification(pair.b.userId);
+      const earlier = await rows<{ id: string }>(
+        sql`select id from messages where conversation_id = ${pair.conversationId}::uuid order by seq limit 3`,
+      );
+      // Three messages left owed at once (a crash right after their acks; the last one's row is
+      // still there from the test above), then a fourth sent: the drain it starts takes them
+      // together (a drain on the lease timer in between would take the three).
+      await app.database.db.execute(sql`insert into chat_deliveries (message_id)
+        select unnest(${`{${earlier.map((row) => row.id).join(',')}}`}::uuid[]) on conflict do nothing`);
+      const sent = await api.post(
+        '/messages/messages',
+        { conversationId: pair.conversationId, receiverId: pair.b.userId, text: 'cuatro', clientId: 'batch-cuatro' },
+        pair.a.token,
+      );
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      await eventually(async () => (await pendingCount()) === 0);
+      await app.chat.whenDelivered();
+      const total = (before?.collapse_count ?? 0) + 4;
+      expect(await conversationNotification(pair.b.userId)).toEqual([
+        { collapse_count: total, body: `${total} mensajes nuevos de Ana` },
+      ]);
+      const isLast = (event: { name: string; payload: unknown }) =>
+        event.name === 'notification' && (event.payload as { body: string }).body === `${total} mensajes nuevos de Ana`;
+      await eventually(() => events.some(isLast));
+      const notified = events.filter((event) => event.name === 'notification');
+      // One per batch (one message at a time gave four).
+      expect(notified.length).toBeGreaterThanOrEqual(1);
+      expect(notified.length).toBeLessThanOrEqual(2);
+      expect((notified.at(-1)?.payload as { body: string }).body).toBe(`${total} mensajes nuevos de Ana`);
+    } finally {
+      socket.disconnect();
+    }
   });
 });

@@ -67,10 +67,15 @@ export type ChatRealtime = {
 
 /** The notifications feature as the chat sees it (app.ts passes its service). */
 export type ChatNotifier = {
-  /** Stores the notification only while `owed` (run in the same statement) returns a row. */
-  notifyMessageOnce(
-    recipientId: string,
-    message: { conversationId: string; senderName: string; preview: string },
+  /** Stores the messages' notifications (one statement) for the ids `owed`, run in it, returns. */
+  notifyMessagesOnce(
+    messages: ReadonlyArray<{
+      recipientId: string;
+      messageId: string;
+      conversationId: string;
+      senderName: string;
+      preview: string;
+    }>,
     owed: OwedGuard,
   ): Promise<unknown>;
   notifyMatch(
@@ -114,8 +119,8 @@ export type SendOutcome = {
 
 export type ReadOutcome = { messageIds: string[]; unreadCount: number; totalUnread: number };
 
-/** Recipients whose notifications a drain writes at once (each a few statements). */
-const DELIVERY_CONCURRENCY = 8;
+/** Presence lookups a drain has in flight at once (on Redis, each a `fetchSockets` round trip). */
+const PRESENCE_CONCURRENCY = 8;
 
 const SEND_RULE: RateLimitRule = { name: 'chat-send', limit: MESSAGE_SEND_LIMIT, windowMs: MESSAGE_SEND_WINDOW_MS };
 
@@ -290,9 +295,9 @@ export function createChatService(deps: ChatServiceDeps) {
 
   /**
    * The notifications a batch of stored messages owes (the delivery drain's work): none for a
-   * muted conversation or one the recipient has on screen. Recipients and conversations run side
-   * by side (at most `DELIVERY_CONCURRENCY` at once); within one, in message order, with one
-   * presence lookup for the group.
+   * muted conversation or one the recipient has on screen (one presence lookup per recipient and
+   * conversation, at most `PRESENCE_CONCURRENCY` at once). Then two statements for the whole
+   * batch: the notifications (in message order, docs/decisions/0038), and the skipped rows' delete.
    */
   const deliverNotifications = async (batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void> => {
     const groups = new Map<string, PendingDelivery[]>();
@@ -302,27 +307,34 @@ export function createChatService(deps: ChatServiceDeps) {
       group.push(pending);
       groups.set(key, group);
     }
-    const deliverGroup = async (group: readonly PendingDelivery[]) => {
-      const head = group[0] as PendingDelivery;
-      const isQuiet =
-        !deps.notifier || head.isReceiverMuted || (await realtime.isViewing(head.receiverId, head.conversationId));
-      for (const pending of group) {
-        if (isQuiet || !deps.notifier) await rows.done(pending.messageId);
-        else {
-          // One statement: the notification and its row's delete (exactly once, docs/decisions/0035).
-          await deps.notifier.notifyMessageOnce(
-            pending.receiverId,
-            { conversationId: pending.conversationId, senderName: pending.senderName, preview: pending.text },
-            rows.owed(pending.messageId),
-          );
-        }
-      }
-    };
+    const quiet = new Set<readonly PendingDelivery[]>();
     const queue = [...groups.values()];
-    const workers = Array.from({ length: Math.min(DELIVERY_CONCURRENCY, queue.length) }, async () => {
-      for (let group = queue.shift(); group; group = queue.shift()) await deliverGroup(group);
+    const lookups = Array.from({ length: Math.min(PRESENCE_CONCURRENCY, queue.length) }, async () => {
+      for (let group = queue.shift(); group; group = queue.shift()) {
+        const head = group[0] as PendingDelivery;
+        const isQuiet =
+          !deps.notifier || head.isReceiverMuted || (await realtime.isViewing(head.receiverId, head.conversationId));
+        if (isQuiet) quiet.add(group);
+      }
     });
-    await Promise.all(workers);
+    await Promise.all(lookups);
+    const owed = batch.filter(
+      (pending) => !quiet.has(groups.get(`${pending.receiverId}:${pending.conversationId}`) ?? []),
+    );
+    if (owed.length > 0 && deps.notifier) {
+      await deps.notifier.notifyMessagesOnce(
+        owed.map((pending) => ({
+          recipientId: pending.receiverId,
+          messageId: pending.messageId,
+          conversationId: pending.conversationId,
+          senderName: pending.senderName,
+          preview: pending.text,
+        })),
+        rows.owed,
+      );
+    }
+    const skipped = [...quiet].flat().map((pending) => pending.messageId);
+    if (skipped.length > 0) await rows.done(skipped);
   };
 
   return {

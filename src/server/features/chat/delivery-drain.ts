@@ -2,8 +2,11 @@ import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { DeliveryRepository, OwedGuard, PendingDelivery } from './delivery-repository.ts';
 
-/** How a drain's `deliver` retires each row: with its notification (`owed`), or without one (`done`). */
-export type DeliveryRows = { owed(messageId: string): OwedGuard; done(messageId: string): Promise<void> };
+/**
+ * How a drain's `deliver` retires rows: with their notifications (`owed`, the guard of the one
+ * statement that writes them), or without (`done`, one statement for all of them).
+ */
+export type DeliveryRows = { owed: OwedGuard; done(messageIds: readonly string[]): Promise<void> };
 
 /** A lease a drain holds on its rows; a holder that died is replaced after it. */
 export const DELIVERY_LEASE_MS = 15_000;
@@ -13,8 +16,8 @@ export type DeliveryDrain = ReturnType<typeof createDeliveryDrain>;
 
 /**
  * The work after a message's acknowledgement (docs/decisions/0020): the recipient's notification
- * and push, off the send path, coalesced (one claim per batch, one presence lookup per recipient
- * and conversation in a batch) and durable (each row was written by the message's own statement
+ * and push, off the send path, coalesced (per batch one claim, one statement for its notifications,
+ * one for its skipped rows, one presence lookup per recipient and conversation) and durable (each row was written by the message's own statement
  * and is deleted only once done, so a process killed right after an ack leaves it to the next
  * drain: at start, on a timer, or on any node's next message). Exactly once: a row is deleted by
  * the very statement that stores its notification (docs/decisions/0035), so a kill leaves either
@@ -23,9 +26,8 @@ export type DeliveryDrain = ReturnType<typeof createDeliveryDrain>;
 export function createDeliveryDrain(deps: {
   deliveries: DeliveryRepository;
   /**
-   * The batch's notifications, in order (skipping muted and on-screen conversations). Each
-   * notification is written by one statement with `owed(messageId)` (which deletes the row) as
-   * its guard; a skipped one calls `done(messageId)`.
+   * The batch's notifications, in order (skipping muted and on-screen conversations): written by
+   * one statement with `owed` (which deletes the rows) as its guard; the skipped ones go with `done`.
    */
   deliver(batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void>;
   clock: Clock;
@@ -47,8 +49,8 @@ export function createDeliveryDrain(deps: {
       // Each row goes in the statement that stores its notification (docs/decisions/0035): a
       // process killed mid-batch leaves exactly the rows whose notification is not stored.
       await deps.deliver(batch, {
-        owed: (messageId) => deps.deliveries.owed(messageId),
-        done: (messageId) => deps.deliveries.complete([messageId]),
+        owed: deps.deliveries.owed,
+        done: (messageIds) => deps.deliveries.complete(messageIds),
       });
       if (batch.length < BATCH) return;
     }

@@ -2,8 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../sync/change-log-repository.ts';
 
-/** A data-modifying statement that returns a row while a message's notification is still owed (`$1`: its value). */
-export type OwedGuard = { name: string; text: string; value: string };
+/**
+ * A data-modifying statement over message ids (`$1`, a uuid array) that returns, as `key`, those
+ * whose notification is still owed.
+ */
+export type OwedGuard = { name: string; text: string };
 
 /** A stored message whose notification and push are still owed. */
 export type PendingDelivery = {
@@ -63,17 +66,14 @@ export function createDeliveryRepository(db: Database) {
     },
 
     /**
-     * The guard of a message's notification (docs/decisions/0035): deletes the row and returns it
-     * while it is still there. Run inside the notification's own statement, the row goes exactly
-     * when the notification is stored; a second drain holding the same row finds nothing.
+     * The guard of messages' notifications (docs/decisions/0035, 0038): deletes their rows and
+     * returns those still there. Run inside the notifications' own statement, a row goes exactly
+     * when its notification is stored; a second drain holding the same rows finds nothing.
      */
-    owed(messageId: string): OwedGuard {
-      return {
-        name: 'chat_delivery',
-        text: 'delete from chat_deliveries where message_id = $1::uuid returning message_id',
-        value: messageId,
-      };
-    },
+    owed: {
+      name: 'chat_deliveries',
+      text: 'delete from chat_deliveries where message_id = any($1::uuid[]) returning message_id as key',
+    } satisfies OwedGuard as OwedGuard,
 
     /** Done without a notification (muted, on screen): the rows go (one statement for the batch). */
     async complete(messageIds: readonly string[]): Promise<void> {

@@ -19,14 +19,27 @@ export type NewNotification = {
 export type NotificationFilter = { type?: string; isRead?: boolean };
 
 /**
- * A data-modifying statement run with a notification's write: the write happens only when it
- * returns a row. `text` is fixed per `name` and takes its one value as `$1` (the notification's
- * statement is a named statement: docs/decisions/0037).
+ * A data-modifying statement run with a batch of notifications' write: it takes the keys of what
+ * is owed as `$1` (a uuid array) and returns those still owed as `key`; a notification is written
+ * only for the keys it returned. `text` is fixed per `name` (a named statement: docs/decisions/0037).
  */
-export type NotificationGuard = { name: string; text: string; value: string };
+export type NotificationGuard = { name: string; text: string };
 
-/** No guard: the notification is always written. */
-const ALWAYS: NotificationGuard = { name: 'always', text: 'select $1::text as always', value: '' };
+/** One collapsing notification of a batch, owed once per key in `keys` (N keys count N). */
+export type OwedNotification = NewNotification & {
+  collapseKey: string;
+  /** The body once N ≥ 2 are collapsed, with the count as digits (see `upsertCollapsed`). */
+  bodyFor: (count: number) => string;
+  keys: readonly string[];
+};
+
+export type StoredNotification = {
+  record: NotificationRecord;
+  isNew: boolean;
+  /** The owner's unread notifications once this statement's are in. */
+  unreadCount: number;
+  hasPushSubscription: boolean;
+};
 
 /** The count `upsertCollapsed` renders a collapsed body with, replaced in SQL by the real one. */
 const COUNT_MARKER = 987_654_321_012;
@@ -64,25 +77,58 @@ const recordOf = (row: StoredRow): NotificationRecord => ({
 });
 
 /**
- * `upsertCollapsed`'s text for a guard: $1 the guard's value, $2–$10 the row, $11 the collapsed
- * body's template and, when `isCounted`, $12 the count marker in it (replaced by the new count).
+ * `upsertCollapsed`'s text: $1–$9 the row, $10 the collapsed body's template and, when
+ * `isCounted`, $11 the count marker in it (replaced by the new count).
  */
-const collapseStatement = (guardText: string, isCounted: boolean) => `
-  with owed as (${guardText}),
-  upserted as (
+const collapseStatement = (isCounted: boolean) => `
+  with upserted as (
     insert into notifications as n (user_id, type, priority, title, body, reference_id, reference_type,
       collapse_key, created_at)
-    select $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::timestamptz
-    where exists (select 1 from owed)
+    values ($1::uuid, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::timestamptz)
     on conflict (user_id, collapse_key) where is_read = false and collapse_key is not null
     do update set collapse_count = n.collapse_count + 1, title = excluded.title,
-      body = ${isCounted ? 'replace($11::text, $12::text, (n.collapse_count + 1)::text)' : '$11::text'},
+      body = ${isCounted ? 'replace($10::text, $11::text, (n.collapse_count + 1)::text)' : '$10::text'},
       priority = excluded.priority, reference_id = excluded.reference_id,
       reference_type = excluded.reference_type, created_at = excluded.created_at
     returning n.*)
-  select u.*, (select count(*)::int from notifications c where c.user_id = $2::uuid
+  select u.*, (select count(*)::int from notifications c where c.user_id = $1::uuid
       and c.is_read = false) as unread_before,
-    exists (select 1 from push_subscriptions s where s.user_id = $2::uuid) as has_push
+    exists (select 1 from push_subscriptions s where s.user_id = $1::uuid) as has_push
+  from upserted u`;
+
+/**
+ * `upsertOwed`'s text: one statement for a batch of collapsing notifications, each written only
+ * for the keys the guard (`$1`) still owes, counting up by that many. $2 the group of each key,
+ * $3–$11 one array per column (a group's row), $12 the time, $13 the count marker of the
+ * templates. Rows are written in key order, so two batches sharing rows lock them alike.
+ */
+const owedStatement = (guardText: string) => `
+  with owed as (${guardText}),
+  counted as (
+    select x.g, count(*)::int as n from owed o
+    join unnest($1::uuid[], $2::int[]) as x(key, g) on x.key = o.key group by x.g),
+  input as (
+    select c.n, i.* from unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+      $9::text[], $10::text[], $11::text[])
+      with ordinality as i(user_id, type, priority, title, body, template, reference_id, reference_type, collapse_key, g)
+    join counted c on c.g = i.g),
+  upserted as (
+    insert into notifications as n (user_id, type, priority, title, body, reference_id, reference_type,
+      collapse_key, collapse_count, created_at)
+    select i.user_id, i.type, i.priority, i.title,
+      case when i.n >= 2 then replace(i.template, $13::text, i.n::text) else i.body end,
+      i.reference_id, i.reference_type, i.collapse_key, i.n, $12::timestamptz
+    from input i order by i.user_id, i.collapse_key
+    on conflict (user_id, collapse_key) where is_read = false and collapse_key is not null
+    do update set collapse_count = n.collapse_count + excluded.collapse_count, title = excluded.title,
+      body = (select replace(i.template, $13::text, (n.collapse_count + excluded.collapse_count)::text)
+        from input i where i.user_id = excluded.user_id and i.collapse_key = excluded.collapse_key),
+      priority = excluded.priority, reference_id = excluded.reference_id,
+      reference_type = excluded.reference_type, created_at = excluded.created_at
+    returning n.*, n.xmax::text = '0' as is_inserted)
+  select u.*, (select count(*)::int from notifications c where c.user_id = u.user_id
+      and c.is_read = false) as unread_before,
+    exists (select 1 from push_subscriptions s where s.user_id = u.user_id) as has_push
   from upserted u`;
 
 export type NotificationRepository = ReturnType<typeof createNotificationRepository>;
@@ -113,27 +159,18 @@ export function createNotificationRepository(db: Database) {
      * `bodyFor` must write the count as digits. The statement also answers the owner's unread count
      * and whether the owner has any push subscription (so a push with nowhere to go reads nothing).
      *
-     * `owed`, when given, is a data-modifying statement (e.g. deleting the durable record that the
-     * notification is owed, docs/decisions/0035) run as a CTE of the same statement: the
-     * notification is written only when it returns a row, and both commit or neither does, so a
-     * record is turned into its notification exactly once. Undefined: `owed` returned nothing.
      */
     async upsertCollapsed(
       row: NewNotification & { collapseKey: string },
       bodyFor: (count: number) => string,
-      owed?: NotificationGuard,
-    ): Promise<
-      { record: NotificationRecord; isNew: boolean; unreadCount: number; hasPushSubscription: boolean } | undefined
-    > {
+    ): Promise<StoredNotification | undefined> {
       const template = bodyFor(COUNT_MARKER);
       const isCounted = template.includes(String(COUNT_MARKER));
-      const guard = owed ?? ALWAYS;
       const [stored] = await preparedStatement<StoredRow>(
         db,
-        `notification_collapse_${guard.name}_${isCounted ? 'counted' : 'plain'}`,
-        collapseStatement(guard.text, isCounted),
+        `notification_collapse_${isCounted ? 'counted' : 'plain'}`,
+        collapseStatement(isCounted),
       )([
-        guard.value,
         row.userId,
         row.type,
         row.priority,
@@ -156,6 +193,54 @@ export function createNotificationRepository(db: Database) {
         unreadCount: Number(stored.unread_before) + (isNew ? 1 : 0),
         hasPushSubscription: stored.has_push,
       };
+    },
+
+    /**
+     * A batch of collapsing notifications in **one statement**, each owed once per key (the chat's
+     * messages: docs/decisions/0035, 0038). The guard runs inside the statement (it deletes the
+     * durable records it returns), so a key's record goes if and only if its count is written —
+     * exactly once, whoever else holds the same keys. Only the owed are returned; each with the
+     * owner's unread count once the whole batch is in. Two items may not share owner and key.
+     */
+    async upsertOwed(items: readonly OwedNotification[], owed: NotificationGuard): Promise<StoredNotification[]> {
+      const keys: string[] = [];
+      const groups: number[] = [];
+      items.forEach((item, index) => {
+        for (const key of item.keys) {
+          keys.push(key);
+          groups.push(index + 1);
+        }
+      });
+      if (keys.length === 0) return [];
+      const column = <T>(pick: (item: OwedNotification) => T) => items.map(pick);
+      const rows = await preparedStatement<StoredRow & { is_inserted: boolean }>(
+        db,
+        `notification_owed_${owed.name}`,
+        owedStatement(owed.text),
+      )([
+        keys,
+        groups,
+        column((item) => item.userId),
+        column((item) => item.type),
+        column((item) => item.priority),
+        column((item) => item.title),
+        column((item) => item.body),
+        column((item) => item.bodyFor(COUNT_MARKER)),
+        column((item) => item.referenceId),
+        column((item) => item.referenceType),
+        column((item) => item.collapseKey),
+        items[0]?.createdAt ?? new Date(),
+        String(COUNT_MARKER),
+      ]);
+      // The counts were read from the statement's snapshot: new rows are not in it, collapsed ones are.
+      const added = new Map<string, number>();
+      for (const row of rows) if (row.is_inserted) added.set(row.user_id, (added.get(row.user_id) ?? 0) + 1);
+      return rows.map((row) => ({
+        record: recordOf(row),
+        isNew: row.is_inserted,
+        unreadCount: Number(row.unread_before) + (added.get(row.user_id) ?? 0),
+        hasPushSubscription: row.has_push,
+      }));
     },
 
     async list(

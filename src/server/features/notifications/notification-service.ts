@@ -17,7 +17,12 @@ import { madridDayKey } from '#shared/time/madrid-calendar';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { NotificationGuard, NotificationRecord, NotificationRepository } from './notification-repository.ts';
+import type {
+  NotificationGuard,
+  NotificationRecord,
+  NotificationRepository,
+  StoredNotification,
+} from './notification-repository.ts';
 
 /** Where notification events go: the owner's sockets only (`user:<id>`), on every node. */
 export type NotificationRealtime = {
@@ -163,11 +168,16 @@ export function createNotificationService(deps: NotificationServiceDeps) {
   const announce = async (
     userId: string,
     input: NotifyInput,
-    stored: { record: NotificationRecord; unreadCount?: number; hasPushSubscription?: boolean },
+    stored: Pick<StoredNotification, 'record'> & Partial<Omit<StoredNotification, 'record'>>,
+    options: { isCountSent?: boolean } = {},
   ): Promise<Notification> => {
     const notification = toNotification(stored.record);
     realtime.emitToUser(userId, NOTIFICATION_EVENT, notification);
-    const unread = await emitUnreadCount(userId, stored.unreadCount);
+    // A batch's later notifications of one owner: the count (the batch's final one) went with the first.
+    const unread =
+      options.isCountSent && stored.unreadCount !== undefined
+        ? stored.unreadCount
+        : await emitUnreadCount(userId, stored.unreadCount);
     deps.push.deliver(userId, {
       payload: {
         type: input.type,
@@ -236,24 +246,60 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     },
 
     /**
-     * The same, exactly once per durable record (docs/decisions/0035): `owed` is a data-modifying
-     * statement that returns a row only while the notification is still owed (the chat deletes
-     * its `chat_deliveries` row); it runs inside the notification's own statement, so the record
-     * goes if and only if the notification is stored. Undefined (nothing stored, nothing sent)
-     * when it was no longer owed — another drain, or a process before a crash, already did it.
+     * New chat messages' notifications, exactly once per durable record (docs/decisions/0035, 0038),
+     * a batch in one statement: one notification per recipient and conversation, counting up by
+     * the messages still owed. `owed` is a data-modifying statement over the message ids that
+     * returns those still owed (the chat deletes their `chat_deliveries` rows); it runs inside the
+     * notifications' own statement, so a record goes if and only if its count is stored. Then, per
+     * notification stored, the owner's sockets get it and a push goes out; each owner's sockets get
+     * the unread count once. Messages no longer owed (another drain, or a process before a crash,
+     * did them) are neither counted nor announced. Within a conversation the batch is in message order.
      */
-    async notifyMessageOnce(
-      recipientId: string,
-      message: { conversationId: string; senderName: string; preview: string },
+    async notifyMessagesOnce(
+      messages: ReadonlyArray<{
+        recipientId: string;
+        messageId: string;
+        conversationId: string;
+        senderName: string;
+        preview: string;
+      }>,
       owed: NotificationGuard,
-    ): Promise<Notification | undefined> {
-      const input = messageInput(message);
-      const stored = await notifications.upsertCollapsed(
-        { ...rowOf(recipientId, input), collapseKey: input.collapseKey },
-        collapsedBodyOf(input),
+    ): Promise<Notification[]> {
+      const groups = new Map<
+        string,
+        { input: NotifyInput & { collapseKey: string }; recipientId: string; keys: string[] }
+      >();
+      for (const message of messages) {
+        const input = messageInput(message);
+        const key = `${message.recipientId}:${input.collapseKey}`;
+        const group = groups.get(key);
+        // The latest message's texts win, as one notification per message in order would leave them.
+        if (group) {
+          group.input = input;
+          group.keys.push(message.messageId);
+        } else groups.set(key, { input, recipientId: message.recipientId, keys: [message.messageId] });
+      }
+      const list = [...groups.values()];
+      const stored = await notifications.upsertOwed(
+        list.map((group) => ({
+          ...rowOf(group.recipientId, group.input),
+          collapseKey: group.input.collapseKey,
+          bodyFor: collapsedBodyOf(group.input),
+          keys: group.keys,
+        })),
         owed,
       );
-      return stored && announce(recipientId, input, stored);
+      const inputOf = new Map(list.map((group) => [`${group.recipientId}:${group.input.collapseKey}`, group.input]));
+      const announced: Notification[] = [];
+      const counted = new Set<string>();
+      for (const one of stored) {
+        const userId = one.record.userId;
+        const input = inputOf.get(`${userId}:${one.record.collapseKey}`);
+        if (!input) continue;
+        announced.push(await announce(userId, input, one, { isCountSent: counted.has(userId) }));
+        counted.add(userId);
+      }
+      return announced;
     },
 
     /** A new match ("entrenamiento"); a superlike match is gated by the `superlikes` switch. */
