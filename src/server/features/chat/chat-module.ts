@@ -57,7 +57,7 @@ export async function registerChat(
     bus: deps.bus,
     onStored: () => drain?.kick(),
     messages: createMessageRepository(deps.db),
-    realtime: createChatRealtime(deps.io, logger),
+    realtime: createChatRealtime(deps.io, logger, { isSoleNode: deps.isSoleNode }),
     notifier: deps.notifier,
     limiter: deps.limiter,
     clock: deps.clock,

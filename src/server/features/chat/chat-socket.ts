@@ -35,9 +35,16 @@ export function asChatServer(io: Server): ChatServer {
   return io as unknown as ChatServer;
 }
 
-/** ChatRealtime over Socket.IO: rooms go through the adapter, so every node is reached (QUALITY 16). */
-export function createChatRealtime(io: Server, logger: Logger): ChatRealtime {
+/**
+ * ChatRealtime over Socket.IO: rooms go through the adapter, so every node is reached (QUALITY 16).
+ * `isSoleNode`: no adapter between nodes, so this node's rooms are all there are (default: not known).
+ */
+export function createChatRealtime(io: Server, logger: Logger, options = { isSoleNode: false }): ChatRealtime {
   const server = asChatServer(io);
+  const localRooms = io.of('/').adapter.rooms;
+  /** Whether some socket of these users may have asked for the aliases (on another node: unknown, so yes). */
+  const mayHaveAliasSockets = (users: readonly string[]) =>
+    !options.isSoleNode || users.some((user) => localRooms.has(aliasRoom(user)));
   return {
     /**
      * One packet per socket, never two: an aliased event goes under its canonical name to the
@@ -54,7 +61,8 @@ export function createChatRealtime(io: Server, logger: Logger): ChatRealtime {
         // The event map ties each name to its payload; the service's signature has already checked the pair.
         (chosen.emit as (name: string, data: unknown) => boolean)(name, payload);
       };
-      if (!alias) {
+      // No alias socket: one broadcast, not a second one encoded for nobody (docs/decisions/0038).
+      if (!alias || !mayHaveAliasSockets(users)) {
         send(event, server.to(users.map(userRoom)));
         return;
       }
