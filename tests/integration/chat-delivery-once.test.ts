@@ -148,7 +148,7 @@ describe('a message notification is written once per delivery row', () => {
       // One per batch (one message at a time gave four).
       expect(notified.length).toBeGreaterThanOrEqual(1);
       expect(notified.length).toBeLessThanOrEqual(2);
-      expect((notified.at(-1)?.payload as { body: string }).body).toBe(`${total} mensajes nuevos de Ana`);
+      expect((notified.at(-1)?.payload as { body?: string } | undefined)?.body).toBe(`${total} mensajes nuevos de Ana`);
     } finally {
       socket.disconnect();
     }
