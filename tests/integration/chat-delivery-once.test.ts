@@ -28,6 +28,15 @@ describe('a message notification is written once per delivery row', () => {
   const pendingCount = async () =>
     Number((await rows<{ n: number }>(sql`select count(*)::int as n from chat_deliveries`))[0]?.n);
 
+  /** The third message's notice, as the drain hands it over. */
+  const owedNotice = (messageId: string) => ({
+    recipientId: pair.b.userId,
+    messageId,
+    conversationId: pair.conversationId,
+    senderName: 'Ana',
+    preview: 'tres',
+  });
+
   beforeAll(async () => {
     app = await startTestApp();
     api = createDiscoveryApi(app);
@@ -62,18 +71,7 @@ describe('a message notification is written once per delivery row', () => {
     await app.database.db.execute(sql`insert into chat_deliveries (message_id) values (${message?.id}::uuid)`);
     const deliveries = createDeliveryRepository(app.database.db);
     const notify = () =>
-      app.notifications.notifications.notifyMessagesOnce(
-        [
-          {
-            recipientId: pair.b.userId,
-            messageId: message?.id as string,
-            conversationId: pair.conversationId,
-            senderName: 'Ana',
-            preview: 'tres',
-          },
-        ],
-        deliveries.owed,
-      );
+      app.notifications.notifications.notifyMessagesOnce([owedNotice(message?.id as string)], deliveries.owed);
     const outcomes = await Promise.all([notify(), notify(), notify()]);
     expect(outcomes.flat()).toHaveLength(1);
     expect(await conversationNotification(pair.b.userId)).toEqual([
@@ -99,18 +97,7 @@ describe('a message notification is written once per delivery row', () => {
       text: `${owed.text}, 1 / (select count(*) - count(*) from users)`,
     };
     await expect(
-      app.notifications.notifications.notifyMessagesOnce(
-        [
-          {
-            recipientId: pair.b.userId,
-            messageId: message?.id as string,
-            conversationId: pair.conversationId,
-            senderName: 'Ana',
-            preview: 'tres',
-          },
-        ],
-        failing,
-      ),
+      app.notifications.notifications.notifyMessagesOnce([owedNotice(message?.id as string)], failing),
     ).rejects.toThrow();
     expect(await pendingCount()).toBe(1);
     expect((await conversationNotification(pair.b.userId))[0]?.collapse_count).toBe(4);

@@ -35,6 +35,7 @@ import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter, RateLimitRule } from '../../plugins/rate-limit.ts';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { parseInput } from '../../validation.ts';
+import type { OwedMessageNotice } from '../notifications/notification-service.ts';
 import type { SyncSource } from '../sync/sync-service.ts';
 import type { ConversationAccess, ConversationRepository, ConversationView } from './conversation-repository.ts';
 import type { Membership, MembershipCache } from './conversation-membership.ts';
@@ -68,16 +69,7 @@ export type ChatRealtime = {
 /** The notifications feature as the chat sees it (app.ts passes its service). */
 export type ChatNotifier = {
   /** Stores the messages' notifications (one statement) for the ids `owed`, run in it, returns. */
-  notifyMessagesOnce(
-    messages: ReadonlyArray<{
-      recipientId: string;
-      messageId: string;
-      conversationId: string;
-      senderName: string;
-      preview: string;
-    }>,
-    owed: OwedGuard,
-  ): Promise<unknown>;
+  notifyMessagesOnce(messages: readonly OwedMessageNotice[], owed: OwedGuard): Promise<unknown>;
   notifyMatch(
     userId: string,
     match: { conversationId: string; otherName: string; isSuperlike?: boolean },

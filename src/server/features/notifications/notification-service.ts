@@ -43,6 +43,15 @@ export type PushMessage = {
   hasSubscription?: boolean;
 };
 
+/** A stored chat message whose notification is owed (the chat's delivery drain). */
+export type OwedMessageNotice = {
+  recipientId: string;
+  messageId: string;
+  conversationId: string;
+  senderName: string;
+  preview: string;
+};
+
 /** The push feature as notifications see it: fire and forget, never throws, never waits. */
 export type PushPort = { deliver(userId: string, message: PushMessage): void };
 
