@@ -4,12 +4,14 @@
  * default 1,000), for same-run A/B of two checkouts on a shared host, where latency moves with
  * the load but work per message much less. Prints, per message: the statements by name (the
  * after-ack work included: the run waits for the delivery drain), the CPU of the server's main
- * thread (the clients run in a worker thread) and of the PostgreSQL backends, and the latency
- * until the recipient's `newMessage`; with BENCH_COST_SAMPLING=1 also a CPU profile by function.
+ * thread (the clients run in a worker thread) and of the PostgreSQL backends, the server's socket
+ * writes (system calls) to the WebSockets and to the database, and the latency until the
+ * recipient's `newMessage`; with BENCH_COST_SAMPLING=1 also a CPU profile by function.
  * The embedded database by default; BENCH_COST_DB=postgres: DATABASE_URL (and REDIS_URL).
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import net from 'node:net';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { App } from '../src/server/app.ts';
@@ -50,9 +52,40 @@ async function settle(app: App) {
   }
 }
 
+/**
+ * Counts the server's socket writes (each one `write`/`writev` system call): the WebSocket
+ * connections (TCP) apart from the embedded database's (a Unix socket). The clients run in a
+ * worker thread, whose `net` is its own, so only the server's writes are counted.
+ */
+function countSocketWrites() {
+  const counts = { tcp: 0, unix: 0 };
+  let isOn = false;
+  const proto = net.Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
+  const original = proto._writeGeneric;
+  proto._writeGeneric = function (this: net.Socket, ...args: unknown[]) {
+    if (isOn) counts[this.remoteAddress === undefined ? 'unix' : 'tcp'] += 1;
+    return original.apply(this, args);
+  };
+  return {
+    start() {
+      counts.tcp = 0;
+      counts.unix = 0;
+      isOn = true;
+    },
+    stop() {
+      isOn = false;
+      return { ...counts };
+    },
+    restore() {
+      proto._writeGeneric = original;
+    },
+  };
+}
+
 export async function benchMessageCost(): Promise<BenchResult> {
   const scale = { profiles: SOCKETS, swipesPerUser: 0 };
   const pool = instrumentPool();
+  const writes = countSocketWrites();
   const app = ON_POSTGRES ? await postgresApp(scale) : await embeddedApp(scale);
   const lines: string[] = [];
   try {
@@ -91,6 +124,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
       );
       await backends.start();
       pool.start();
+      writes.start();
       const loadBefore = load();
       const mainBefore = await mainThreadCpuMs();
       const count = RATE * SECONDS;
@@ -98,6 +132,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
       await settle(app);
       const mainMs = (await mainThreadCpuMs()) - mainBefore;
       const statements = pool.stop();
+      const written = writes.stop();
       const backendMs = await backends.stop();
       const profile = SAMPLING ? ((await session.post('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
       session.disconnect();
@@ -109,6 +144,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
         `${ON_POSTGRES ? 'PostgreSQL' : 'embedded'}, ${tokens.length} sockets, ${RATE}/s for ${SECONDS} s: ${sent} sent, ${result.latenciesMs.length} delivered${result.overloaded ? ', OVERLOADED' : ''}, ${result.errors} errors (${loadBefore} → ${load()})`,
         `latency to newMessage: p50 ${latency.p50.toFixed(2)} ms p95 ${latency.p95.toFixed(2)} ms p99 ${latency.p99.toFixed(2)} ms`,
         `per message: main thread ${(mainMs / sent).toFixed(3)} ms CPU (${((mainMs - idleMainMs) / sent).toFixed(3)} beyond idle); PostgreSQL ${(backendMs / sent).toFixed(3)} ms CPU (${((backendMs - idleBackendMs) / sent).toFixed(3)} beyond idle); ${(total / sent).toFixed(2)} statements`,
+        `socket writes (system calls) per message: ${(written.tcp / sent).toFixed(2)} to TCP (the WebSockets${ON_POSTGRES ? ', PostgreSQL, Redis' : ''}), ${(written.unix / sent).toFixed(2)} to Unix sockets (${ON_POSTGRES ? 'none expected' : 'the embedded PostgreSQL'})`,
         `idle, the same ${SECONDS} s with nothing sent: main thread ${idleMainMs} ms, PostgreSQL ${idleBackendMs} ms CPU`,
       );
       for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length).slice(0, 12)) {
@@ -135,6 +171,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
     }
   } finally {
     pool.restore();
+    writes.restore();
     await app.close();
   }
   return { name: 'Message cost: statements, Node and PostgreSQL CPU per message at a held rate', lines };

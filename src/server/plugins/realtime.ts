@@ -53,7 +53,8 @@ export async function createRealtime(
   server.on('upgrade', (_request: IncomingMessage, socket: Duplex) => coalesceWrites(socket));
   io.engine.on(
     'connection',
-    (connection: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => {
+    (connection: { request: IncomingMessage; once(event: 'close', listener: () => void): void } & EngineConnection) => {
+      flushOncePerTick(connection);
       const key = addressOf(connection.request);
       openPerAddress.set(key, (openPerAddress.get(key) ?? 0) + 1);
       connection.once('close', () => {
@@ -96,6 +97,29 @@ export function guardAdapterClients(pub: Redis, sub: Redis, onError: (error: unk
     const sent = publish(...args);
     sent.catch(onError);
     return sent;
+  };
+}
+
+/** The part of an engine.io connection `flushOncePerTick` uses (its `flush` is public API). */
+type EngineConnection = { flush(): void };
+
+/**
+ * Hands an engine.io connection's packets to its transport once per tick, all of them together:
+ * engine.io sends the first packet at once and queues the rest until that write's callback, so a
+ * message's frames to one socket went out in two or three writes (docs/decisions/0038). With
+ * `coalesceWrites` on the socket underneath, one tick's packets become one `writev`.
+ */
+export function flushOncePerTick(connection: EngineConnection): void {
+  const flush = connection.flush.bind(connection);
+  let isQueued = false;
+  const flushNow = () => {
+    isQueued = false;
+    flush();
+  };
+  connection.flush = () => {
+    if (isQueued) return;
+    isQueued = true;
+    process.nextTick(flushNow);
   };
 }
 
