@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -123,9 +133,57 @@ type LighthouseReport = {
 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
-type LighthouseRun = Record<Category, number> & { report: LighthouseReport };
+type LighthouseRun = Record<Category, number> & { report: LighthouseReport; load: number };
 
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+/** Where to keep each run's JSON report (critical chains, main-thread tasks…); unset: not kept. */
+const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
+/**
+ * Lighthouse's simulation multiplies the main-thread tasks it observed by 4: on a shared host the
+ * other work stretches them. Chromium and the server run at this priority (the bench needs root
+ * for a negative one; refused, it says so and runs at the inherited one).
+ */
+const LIGHTHOUSE_NICE = Number(process.env.BENCH_LIGHTHOUSE_NICE ?? -5);
+
+/** Sets a started process's priority (its children inherit it); the reason when refused. */
+function prioritize(pid: number | undefined): string | undefined {
+  if (pid === undefined) return 'no process';
+  try {
+    if (os.getPriority(pid) !== LIGHTHOUSE_NICE) os.setPriority(pid, LIGHTHOUSE_NICE);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Chromium sets its renderers' priority itself (a foreground renderer back to 0): every 200 ms the
+ * priority of each descendant of `pid` is set again (Linux /proc). Returns the stop function.
+ */
+function keepPrioritized(pid: number | undefined): () => void {
+  if (pid === undefined || !existsSync('/proc/self/stat')) return () => undefined;
+  const parentOf = (child: string): number | undefined => {
+    try {
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return undefined;
+    }
+  };
+  const timer = setInterval(() => {
+    const family = new Set([pid]);
+    const processes = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    // Parents have lower ids than their children almost always; two passes cover the rest.
+    for (let pass = 0; pass < 2; pass += 1)
+      for (const name of processes) {
+        const parent = parentOf(name);
+        if (parent !== undefined && family.has(parent)) family.add(Number(name));
+      }
+    for (const member of family) prioritize(member);
+  }, 200);
+  return () => clearInterval(timer);
+}
 
 function runLighthouse(url: string, outputPath: string): Promise<LighthouseReport> {
   return new Promise((resolve, reject) => {
@@ -143,10 +201,17 @@ function runLighthouse(url: string, outputPath: string): Promise<LighthouseRepor
       ],
       { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
+    // Before Lighthouse starts Chromium (it loads its modules first), so Chromium inherits it.
+    prioritize(child.pid);
+    const stopPrioritizing = keepPrioritized(child.pid);
     let errors = '';
     child.stderr.on('data', (chunk) => (errors += String(chunk)));
-    child.on('error', reject);
+    child.on('error', (error) => {
+      stopPrioritizing();
+      reject(error);
+    });
     child.on('exit', (code) => {
+      stopPrioritizing();
       if (code !== 0 || !existsSync(outputPath))
         return reject(new Error(`lighthouse exited ${code}: ${errors.slice(-800)}`));
       const report = JSON.parse(readFileSync(outputPath, 'utf8')) as LighthouseReport;
@@ -158,7 +223,7 @@ function runLighthouse(url: string, outputPath: string): Promise<LighthouseRepor
 }
 
 /** The built server (its embedded PostgreSQL in a temp dir) serving CLIENT_DIR; Lighthouse runs against /login. */
-async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
+async function lighthouseLoginPage(): Promise<{ runs: LighthouseRun[]; nice: string } | string> {
   if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM}`;
   if (!existsSync('node_modules/lighthouse/cli/index.js')) return 'lighthouse is not installed';
   const port = await freePort();
@@ -179,6 +244,7 @@ async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
     },
     stdio: 'ignore',
   });
+  const refused = prioritize(server.pid);
   const url = `http://127.0.0.1:${port}`;
   try {
     for (let attempt = 0; ; attempt += 1) {
@@ -191,8 +257,12 @@ async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const runs: LighthouseRun[] = [];
+    if (REPORTS_DIR) mkdirSync(REPORTS_DIR, { recursive: true });
     for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
-      const report = await runLighthouse(`${url}/login`, path.join(dataDir, `lighthouse-${run}.json`));
+      const load = os.loadavg()[0] as number;
+      const output = path.join(dataDir, `lighthouse-${run}.json`);
+      const report = await runLighthouse(`${url}/login`, output);
+      if (REPORTS_DIR) copyFileSync(output, path.join(REPORTS_DIR, `lighthouse-${run}.json`));
       const score = (category: Category) => report.categories[category]?.score ?? Number.NaN;
       runs.push({
         performance: score('performance'),
@@ -200,9 +270,10 @@ async function lighthouseLoginPage(): Promise<LighthouseRun[] | string> {
         'best-practices': score('best-practices'),
         seo: score('seo'),
         report,
+        load,
       });
     }
-    return runs;
+    return { runs, nice: refused ? `priority not raised: ${refused}` : `nice ${LIGHTHOUSE_NICE}` };
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -236,13 +307,20 @@ export async function benchClient(): Promise<BenchResult[]> {
         .join(', ')}${routes.length > 8 ? ', …' : ''}`,
     ],
   };
-  const runs = await lighthouseLoginPage();
-  if (typeof runs === 'string') return [sizes, { name: `Lighthouse on /login: skipped (${runs})`, lines: [] }];
+  const outcome = await lighthouseLoginPage();
+  if (typeof outcome === 'string') return [sizes, { name: `Lighthouse on /login: skipped (${outcome})`, lines: [] }];
+  const { runs, nice } = outcome;
   // The median run by performance score; its metrics and its list of what fell short.
   const sorted = [...runs].sort((a, b) => a.performance - b.performance);
   const median = sorted[Math.floor(sorted.length / 2)] as LighthouseRun;
   const { audits } = median.report;
   const metric = (id: string) => `${audits[id]?.displayValue ?? '?'} (${Math.round((audits[id]?.score ?? 0) * 100)})`;
+  const seconds = (run: LighthouseRun, id: string) =>
+    `${((run.report.audits[id]?.numericValue ?? Number.NaN) / 1000).toFixed(2)} s`;
+  const perRun = runs.map(
+    (run, index) =>
+      `run ${index + 1} (load ${run.load.toFixed(1)}): performance ${Math.round(run.performance * 100)}, FCP ${seconds(run, 'first-contentful-paint')}, LCP ${seconds(run, 'largest-contentful-paint')}, TBT ${Math.round(run.report.audits['total-blocking-time']?.numericValue ?? Number.NaN)} ms, SI ${seconds(run, 'speed-index')}`,
+  );
   const scripts = (audits['network-requests']?.details?.items ?? []).filter(
     (item) => item.resourceType === 'Script' && String(item.url).includes('/assets/'),
   );
@@ -263,8 +341,9 @@ export async function benchClient(): Promise<BenchResult[]> {
   return [
     sizes,
     {
-      name: `Lighthouse ${median.report.lighthouseVersion} on /login (mobile, simulated slow 4G + 4x CPU, Debian Chromium headless; ${runs.length} runs, the median by performance shown; built server, precompressed assets)`,
+      name: `Lighthouse ${median.report.lighthouseVersion} on /login (mobile, simulated slow 4G + 4x CPU, Debian Chromium headless, ${nice}; ${runs.length} runs, the median by performance shown; built server, precompressed assets)`,
       lines: [
+        ...perRun,
         // #19: performance ≥ 95, the other categories 100.
         ...CATEGORIES.map((category) => {
           const target = category === 'performance' ? 0.95 : 1;
