@@ -20,3 +20,5 @@ export async function renderPage(url: string): Promise<string> {
   const { prelude } = await prerender(<RouterProvider router={router} />);
   return await new Response(prelude).text();
 }
+
+export { startScriptsAfterPaint } from './start-after-paint.ts';
