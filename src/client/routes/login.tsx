@@ -1,11 +1,18 @@
 import { useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import * as v from 'valibot';
 import { type SecondStepChallenge, SecondStepChallengeSchema } from '#shared/security/security-schemas';
 import { adoptSignedInSession } from '../features/auth/adopt-session.ts';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { GoogleSignInButton } from '../features/google-sign-in/index.ts';
-import { RestrictedAccountPanel } from '../features/moderation/restricted-account-panel.tsx';
+
+// Shown only under a refused sign-in of a suspended or banned account: loaded then, so its appeal
+// form and the moderation API stay out of the JavaScript every visitor of /login loads (QUALITY 28).
+const RestrictedAccountPanel = lazy(() =>
+  import('../features/moderation/restricted-account-panel.tsx').then((module) => ({
+    default: module.RestrictedAccountPanel,
+  })),
+);
 
 /** /login?error=token_missing: a token was expected but absent (spec 000 §2, §7). */
 const TOKEN_MISSING_NOTICE = 'No hemos encontrado tu sesión. Por favor, inicia sesión de nuevo.';
@@ -34,7 +41,11 @@ export function LoginPage() {
         />
       )}
       // A suspended or banned account: why, and its one appeal (features/moderation).
-      renderRestricted={(restriction) => <RestrictedAccountPanel restriction={restriction} />}
+      renderRestricted={(restriction) => (
+        <Suspense fallback={null}>
+          <RestrictedAccountPanel restriction={restriction} />
+        </Suspense>
+      )}
       onSignedIn={goHome}
     />
   );
