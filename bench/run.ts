@@ -9,6 +9,7 @@ import type { BenchResult } from './load.ts';
 // Loaded on demand: `npm run bench -- client` needs neither a database nor socket.io.
 const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   http: async () => (await import('./http-overhead.ts')).benchHttpOverhead(),
+  'http-logging': async () => (await import('./http-logging.ts')).benchHttpLogging(),
   recommendations: async () => (await import('./recommendations.ts')).benchRecommendations(),
   'deck-profile': async () => (await import('./deck-profile.ts')).benchDeckProfile(),
   swipes: async () => (await import('./swipes.ts')).benchSwipes(),

@@ -52,6 +52,7 @@ import {
 import { openApiPlugin } from './openapi/openapi-plugin.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { capSocketsPerUser, createRealtime, type Realtime } from './plugins/realtime.ts';
+import { createAccessLog } from './plugins/request-log.ts';
 import { trackRequestsInFlight } from './plugins/requests-in-flight.ts';
 import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -121,14 +122,18 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
       : config.trustProxy === false
         ? () => false
         : proxyAddr.compile(config.trustProxy);
+  const accessLog = createAccessLog();
   const http = Fastify({
     logger: {
       ...loggerOptions(config.logLevel),
       ...(dependencies.logStream ? { stream: dependencies.logStream } : {}),
     },
+    // One access-log line per request (plugins/request-log.ts) instead of Fastify's two.
+    logController: accessLog.controller,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy === false ? false : trustProxy,
   });
+  accessLog.attach(http.log);
   const requestsInFlight = trackRequestsInFlight(http);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { maskEmail, redactUrl } from '../../src/server/logger.ts';
 import { type Api, createApi, GOOD_PASSWORD, uniquePhone } from '../helpers/auth-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
@@ -63,6 +63,33 @@ describe('log redaction', () => {
       expect(log.toLowerCase().includes(address.toLowerCase()), 'the log holds the e-mail address').toBe(false);
     }
     expect(log).not.toContain(phone);
+  });
+
+  it('writes one access-log line per request, with its id, redacted URL, address, status and time', async () => {
+    const probe = 'probe=access-log';
+    await fetch(`${app.url}/api/health?${probe}&token=secreto-de-prueba`);
+    await fetch(`${app.url}/api/no-existe?${probe}`);
+    // The metrics scrape logs at warn only: no access line.
+    await fetch(`${app.url}/metrics?${probe}`);
+    const probed = () =>
+      lines
+        .filter((line) => line.includes(probe))
+        .map((line) => JSON.parse(line) as Record<string, unknown> & { req?: { url?: string } });
+    // The line is written once the answer has gone out, which may be after the client has it.
+    await vi.waitFor(() => expect(probed().filter((line) => line.msg === 'request completed')).toHaveLength(2));
+    const completed = probed().filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => [line.req?.url, (line.res as { statusCode: number }).statusCode])).toEqual([
+      [`/api/health?${probe}&token=[redacted]`, 200],
+      [`/api/no-existe?${probe}`, 404],
+    ]);
+    for (const line of completed) {
+      expect(line).toMatchObject({ level: 30, reqId: expect.any(String), req: { method: 'GET' } });
+      expect(line.req).toHaveProperty('remoteAddress');
+      expect(typeof line.responseTime).toBe('number');
+    }
+    // Fastify's own 'incoming request' line is not written: one line per request, not two.
+    expect(probed().some((line) => line.msg === 'incoming request')).toBe(false);
+    expect(lines.join('')).not.toContain('secreto-de-prueba');
   });
 
   it('masks addresses and secret query values in any URL', () => {
