@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   swipes: async () => (await import('./swipes.ts')).benchSwipes(),
   messages: async () => (await import('./messages.ts')).benchMessages(),
   'message-cost': async () => (await import('./message-cost.ts')).benchMessageCost(),
+  'swipe-cost': async () => (await import('./swipe-cost.ts')).benchSwipeCost(),
   sockets: async () => (await import('./sockets.ts')).benchSockets(),
   memory: async () => (await import('./memory.ts')).benchMemory(),
   client: async () => (await import('./client.ts')).benchClient(),

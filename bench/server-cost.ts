@@ -102,7 +102,11 @@ async function backendCpuByPid(filter: BackendFilter): Promise<Map<string, numbe
   return byPid;
 }
 
-export function backendCpu(filter: BackendFilter) {
+/**
+ * CPU of the PostgreSQL processes `filter` selects, from `start` to `stop`; sampled every
+ * `everyMs` (0: at start and stop only, for connections that stay open, e.g. a busy pool).
+ */
+export function backendCpu(filter: BackendFilter, everyMs = 200) {
   const first = new Map<string, number>();
   const last = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
@@ -134,7 +138,7 @@ export function backendCpu(filter: BackendFilter) {
   return {
     async start() {
       await sample(true);
-      timer = setInterval(() => void sample(false), 200);
+      if (everyMs > 0) timer = setInterval(() => void sample(false), everyMs);
     },
     async stop(): Promise<number> {
       clearInterval(timer);

@@ -12,9 +12,9 @@ import { kneeLines, pointLine, rateSteps, type SweepSeries, sweep } from './swee
 import { runWorker } from './worker.ts';
 
 /** 10,000 profiles in 10 cities, 20 swipes each: every swiper has ~980 users of its city left to swipe. */
-const SCALE: Scale = { profiles: Number(process.env.BENCH_SWIPE_PROFILES ?? 10_000), swipesPerUser: 20 };
+export const SWIPE_SCALE: Scale = { profiles: Number(process.env.BENCH_SWIPE_PROFILES ?? 10_000), swipesPerUser: 20 };
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? process.env.BENCH_SECONDS ?? 4);
-const SWIPERS = 1500;
+export const SWIPERS = 1500;
 const TARGET_P95_MS = 5;
 const CHART_DIR = path.resolve(import.meta.dirname, '../docs/performance');
 
@@ -22,10 +22,10 @@ const CHART_DIR = path.resolve(import.meta.dirname, '../docs/performance');
  * Swipe i of a step: swiper s (1…SWIPERS) on the k-th user of its city, k from `firstK`; each step
  * takes fresh k's, so every measured swipe is a new pair (70 % dislikes, 20 % likes, 10 % superlikes).
  */
-function pair(index: number, firstK: number) {
+export function swipePair(index: number, firstK: number) {
   const swiper = (index % SWIPERS) + 1;
   const k = firstK + Math.floor(index / SWIPERS);
-  const target = ((swiper - 1 + 10 * k) % SCALE.profiles) + 1;
+  const target = ((swiper - 1 + 10 * k) % SWIPE_SCALE.profiles) + 1;
   return { swiper: benchUserId(swiper), target: benchUserId(target) };
 }
 
@@ -40,9 +40,11 @@ async function forgetBenchSwipes(app: App) {
   await app.database.db.execute(sql`delete from swipes where client_id like 'bench%'`);
 }
 
-async function benchOne(label: string, app: App, rates: number[], chart: string, rss?: () => number) {
-  const lines: string[] = [];
-  const url = await listen(app);
+/**
+ * Sessions for the SWIPERS and a maker of swipe requests on fresh pairs: `takeKs(count)` reserves
+ * the k's of `count` swipes, `requests(firstK, count)` builds them (also bench/swipe-cost.ts).
+ */
+export async function swipeRequests(app: App, url: string) {
   await forgetBenchSwipes(app);
   const tokens = new Map<string, string>();
   for (let swiper = 1; swiper <= SWIPERS; swiper += 1) {
@@ -57,7 +59,7 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
   };
   const requests = (firstK: number, n: number) =>
     Array.from({ length: n }, (_, index) => {
-      const { swiper, target } = pair(index, firstK);
+      const { swiper, target } = swipePair(index, firstK);
       const action = index % 10 < 7 ? 'dislike' : index % 10 < 9 ? 'like' : 'superlike';
       return {
         method: 'POST',
@@ -66,6 +68,13 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
         body: JSON.stringify({ target_user_id: target, action, clientId: `bench-${firstK}-${index}` }),
       };
     });
+  return { takeKs, requests, forget: () => forgetBenchSwipes(app) };
+}
+
+async function benchOne(label: string, app: App, rates: number[], chart: string, rss?: () => number) {
+  const lines: string[] = [];
+  const url = await listen(app);
+  const { takeKs, requests } = await swipeRequests(app, url);
   // Warm-up (JIT, caches, the sessions' pages), not measured.
   await runWorker<HttpLoadResult>('./http-load-worker.ts', {
     rate: 200,
@@ -87,7 +96,7 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
         rate,
         count: rate * STEP_SECONDS,
         fire: (i) => {
-          const { swiper, target } = pair(i, firstK);
+          const { swiper, target } = swipePair(i, firstK);
           return app.database.db
             .execute(
               sql`insert into swipes (swiper_id, target_id, action, client_id)
@@ -133,7 +142,7 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
   lines.push(`chart: ${path.relative(process.cwd(), file)}`);
   await forgetBenchSwipes(app);
   return {
-    name: `Swipes sweep (${label}, ${SCALE.profiles.toLocaleString('en')} profiles): p95 target ${TARGET_P95_MS} ms, ≥ 1,500/s embedded; baseline: bare INSERT INTO swipes, same rates`,
+    name: `Swipes sweep (${label}, ${SWIPE_SCALE.profiles.toLocaleString('en')} profiles): p95 target ${TARGET_P95_MS} ms, ≥ 1,500/s embedded; baseline: bare INSERT INTO swipes, same rates`,
     lines,
   } satisfies BenchResult;
 }
@@ -142,14 +151,14 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
 export async function benchSwipes(): Promise<BenchResult[]> {
   const rates = rateSteps(Number(process.env.BENCH_SWIPE_START ?? 200), Number(process.env.BENCH_SWIPE_RATE ?? 3000));
   const results: BenchResult[] = [];
-  const embedded = await embeddedApp(SCALE);
+  const embedded = await embeddedApp(SWIPE_SCALE);
   try {
     results.push(await benchOne('embedded', embedded, rates, 'swipes-embedded.svg', processTreeRssMb));
   } finally {
     await embedded.close();
   }
   if (DATABASE_URL) {
-    const scaled = await postgresApp(SCALE);
+    const scaled = await postgresApp(SWIPE_SCALE);
     try {
       results.push(await benchOne('PostgreSQL', scaled, rates, 'swipes-postgres.svg'));
     } finally {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { type App, buildApp } from '../../src/server/app.ts';
+import { type App, type AppDependencies, buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { generateDataset } from './generate.ts';
 
@@ -86,8 +86,13 @@ export async function postgresApp(
  * An app on the embedded PostgreSQL (a throwaway cluster in a temporary directory, configured as
  * `npm start` runs it), with the data set generated into it.
  */
-export async function embeddedApp(scale: Scale | null, log: (line: string) => void = () => {}) {
-  const app = await buildApp({ ...baseConfig(), inMemoryDatabase: true });
+export async function embeddedApp(
+  scale: Scale | null,
+  log: (line: string) => void = () => {},
+  overrides: Partial<Config> = {},
+  dependencies: AppDependencies = {},
+) {
+  const app = await buildApp({ ...baseConfig(), inMemoryDatabase: true, ...overrides }, dependencies);
   if (scale) {
     const started = performance.now();
     await generateDataset(execute(app), scale);
