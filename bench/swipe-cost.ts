@@ -1,14 +1,17 @@
 /**
  * `npm run bench -- swipe-cost`: what one swipe costs the server at a rate it holds
- * (BENCH_COST_RATE, default 300/s, for BENCH_COST_SECONDS, default 10), for same-run A/B of two
- * checkouts on a shared host, where latency moves with the load but work per request much less.
+ * (BENCH_COST_RATE, default 300/s, for BENCH_COST_SECONDS, default 10, BENCH_COST_ROUNDS times,
+ * default 3), for same-run A/B of two checkouts on a shared host, where latency moves with the
+ * load but work per request much less. Every swiper's session is warmed first (one swipe each).
  * The HTTP load runs in a worker thread, so the main thread's CPU is the server's (and the
- * database driver's). Prints, per swipe: CPU of the main thread and of the PostgreSQL processes
- * beyond an idle span of the same length, statements by name, latency; with
- * BENCH_COST_SAMPLING=1 also a CPU profile by function. BENCH_COST_DB=postgres: DATABASE_URL;
- * BENCH_COST_LOG_LEVEL (default silent, like the other benches): the server's LOG_LEVEL, its lines
- * written to /dev/null through pino's own destination (what stdout costs, without a terminal).
- * 3,000 profiles unless BENCH_SWIPE_PROFILES says otherwise.
+ * database driver's). Prints, per swipe and round: CPU of the main thread and of the PostgreSQL
+ * processes, statements, latency; then the sweep's baseline (a bare INSERT INTO swipes through
+ * the same pool, same rate) measured the same way; with BENCH_COST_SAMPLING=1 a CPU profile of
+ * the last round by function (wall-clock samples: time in a syscall includes waiting for the
+ * CPU on a loaded host). BENCH_COST_DB=postgres: DATABASE_URL. BENCH_COST_LOG_LEVEL (default
+ * silent, like the other benches): the server's LOG_LEVEL, its lines written to /dev/null through
+ * pino's own destination (what stdout costs, without a terminal). 3,000 profiles unless
+ * BENCH_SWIPE_PROFILES says otherwise.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
