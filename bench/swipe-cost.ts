@@ -16,7 +16,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
-import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { App } from '../src/server/app.ts';
 import type { Config } from '../src/server/config.ts';
@@ -32,7 +31,7 @@ import {
   summarizeProfile,
 } from './server-cost.ts';
 import { summarize } from './stats.ts';
-import { SWIPE_SCALE, SWIPERS, swipePair, swipeRequests } from './swipes.ts';
+import { bareSwipeInsert, SWIPE_SCALE, SWIPERS, swipeRequests } from './swipes.ts';
 import { runWorker } from './worker.ts';
 
 const RATE = Number(process.env.BENCH_COST_RATE ?? 300);
@@ -125,15 +124,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
     const bare = await openLoop({
       rate: RATE,
       count,
-      fire: (i) => {
-        const { swiper, target } = swipePair(i, firstK);
-        return app.database.db
-          .execute(
-            sql`insert into swipes (swiper_id, target_id, action, client_id)
-              values (${swiper}::uuid, ${target}::uuid, 'like', ${`bench-${firstK}-${i}`})`,
-          )
-          .then(() => {});
-      },
+      fire: (i) => bareSwipeInsert(app, i, firstK),
     });
     const mainMs = (await mainThreadCpuMs()) - mainBefore;
     const backendMs = await backends.stop();

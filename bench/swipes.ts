@@ -22,7 +22,7 @@ const CHART_DIR = path.resolve(import.meta.dirname, '../docs/performance');
  * Swipe i of a step: swiper s (1…SWIPERS) on the k-th user of its city, k from `firstK`; each step
  * takes fresh k's, so every measured swipe is a new pair (70 % dislikes, 20 % likes, 10 % superlikes).
  */
-export function swipePair(index: number, firstK: number) {
+function swipePair(index: number, firstK: number) {
   const swiper = (index % SWIPERS) + 1;
   const k = firstK + Math.floor(index / SWIPERS);
   const target = ((swiper - 1 + 10 * k) % SWIPE_SCALE.profiles) + 1;
@@ -38,6 +38,17 @@ async function forgetBenchSwipes(app: App) {
     sql`delete from matches m using swipes s where s.match_id = m.id and s.client_id like 'bench%'`,
   );
   await app.database.db.execute(sql`delete from swipes where client_id like 'bench%'`);
+}
+
+/** The sweep's baseline: swipe i of a step as a bare `INSERT INTO swipes` through the app's pool. */
+export function bareSwipeInsert(app: App, index: number, firstK: number): Promise<void> {
+  const { swiper, target } = swipePair(index, firstK);
+  return app.database.db
+    .execute(
+      sql`insert into swipes (swiper_id, target_id, action, client_id)
+        values (${swiper}::uuid, ${target}::uuid, 'like', ${`bench-${firstK}-${index}`})`,
+    )
+    .then(() => {});
 }
 
 /**
@@ -95,15 +106,7 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
       return openLoop({
         rate,
         count: rate * STEP_SECONDS,
-        fire: (i) => {
-          const { swiper, target } = swipePair(i, firstK);
-          return app.database.db
-            .execute(
-              sql`insert into swipes (swiper_id, target_id, action, client_id)
-                values (${swiper}::uuid, ${target}::uuid, 'like', ${`bench-${firstK}-${i}`})`,
-            )
-            .then(() => {});
-        },
+        fire: (i) => bareSwipeInsert(app, i, firstK),
       });
     },
     onPoint: (point) =>
