@@ -150,6 +150,26 @@ export function backendCpu(filter: BackendFilter, everyMs = 200) {
   };
 }
 
+/**
+ * The main thread's scheduler counters (Linux): nanoseconds on a core and waiting for one
+ * (runnable, not running: preempted or not yet picked), and its context switches. A wall-clock
+ * CPU profile charges the waits to whatever the thread was doing when it lost its core, typically
+ * the socket write that woke a PostgreSQL backend.
+ */
+export async function schedulerCounters() {
+  const { readFile } = await import('node:fs/promises');
+  const task = `/proc/self/task/${process.pid}`;
+  const [onCpu = 0, waiting = 0] = (await readFile(`${task}/schedstat`, 'utf8')).trim().split(' ').map(Number);
+  const status = await readFile(`${task}/status`, 'utf8');
+  const count = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return {
+    onCpuMs: onCpu / 1e6,
+    waitingMs: waiting / 1e6,
+    voluntary: count('voluntary_ctxt_switches'),
+    involuntary: count('nonvoluntary_ctxt_switches'),
+  };
+}
+
 /** CPU milliseconds of this process's main thread alone (the server; the load runs in a worker). */
 export async function mainThreadCpuMs(): Promise<number> {
   const { readFile } = await import('node:fs/promises');

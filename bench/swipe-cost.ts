@@ -27,6 +27,7 @@ import {
   type CpuProfile,
   instrumentPool,
   mainThreadCpuMs,
+  schedulerCounters,
   startProfiler,
   summarizeProfile,
 } from './server-cost.ts';
@@ -90,11 +91,13 @@ export async function benchSwipeCost(): Promise<BenchResult> {
       pool.start();
       const loadBefore = load();
       const mainBefore = await mainThreadCpuMs();
+      const schedulerBefore = await schedulerCounters();
       const result = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
         rate: RATE,
         requests: batch,
       } satisfies HttpLoad);
       const mainMs = (await mainThreadCpuMs()) - mainBefore;
+      const schedulerAfter = await schedulerCounters();
       const statements = pool.stop();
       const backendMs = await backends.stop();
       if (isSampled) profile = ((await session.post('Profiler.stop')) as { profile: CpuProfile }).profile;
@@ -105,6 +108,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
       lines.push(
         `round ${round}${isSampled ? ' (profiled)' : ''}: ${sent} sent, ${result.errors} errors${result.overloaded ? ', OVERLOADED' : ''}, statuses ${JSON.stringify(result.statuses)} (${loadBefore} → ${load()})`,
         `  per swipe: main thread ${(mainMs / sent).toFixed(3)} ms CPU; PostgreSQL ${(backendMs / sent).toFixed(3)} ms CPU; ${(total / sent).toFixed(2)} statements; latency p50 ${latency.p50.toFixed(2)} ms p95 ${latency.p95.toFixed(2)} ms p99 ${latency.p99.toFixed(2)} ms`,
+        `  main thread, scheduler (per swipe): on a core ${((schedulerAfter.onCpuMs - schedulerBefore.onCpuMs) / sent).toFixed(3)} ms, runnable but waiting for a core ${((schedulerAfter.waitingMs - schedulerBefore.waitingMs) / sent).toFixed(3)} ms; ${((schedulerAfter.involuntary - schedulerBefore.involuntary) / sent).toFixed(2)} involuntary and ${((schedulerAfter.voluntary - schedulerBefore.voluntary) / sent).toFixed(2)} voluntary context switches`,
       );
       if (round === ROUNDS) {
         for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length).slice(0, 5)) {
