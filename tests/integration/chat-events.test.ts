@@ -145,7 +145,7 @@ describe('chat events: aliases and volatile typing (docs/decisions/0013)', () =>
       adapter.broadcast = original;
     }
     // One broadcast under each name: the canonical to the user's sockets, the alias to those that
-    // asked — but none asked here, which one node knows from its own rooms (docs/decisions/0038);
+    // asked — but none asked here, which one node knows from its own rooms (docs/decisions/0039);
     // with the Redis adapter another node's socket may have, so the alias still goes out.
     const isTyping = (entry: { event: unknown }) => entry.event === 'userTyping' || entry.event === 'typing';
     expect(sent.filter(isTyping)).toEqual([

@@ -106,7 +106,7 @@ type EngineConnection = { flush(): void };
 /**
  * Hands an engine.io connection's packets to its transport once per tick, all of them together:
  * engine.io sends the first packet at once and queues the rest until that write's callback, so a
- * message's frames to one socket went out in two or three writes (docs/decisions/0038). With
+ * message's frames to one socket went out in two or three writes (docs/decisions/0039). With
  * `coalesceWrites` on the socket underneath, one tick's packets become one `writev`.
  */
 export function flushOncePerTick(connection: EngineConnection): void {
@@ -128,7 +128,7 @@ export function flushOncePerTick(connection: EngineConnection): void {
  * the socket and the tick's end uncorks it, so the frames one message produces for one socket
  * (a sender's acknowledgement and `conversationUpdated`; a recipient's `newMessage`,
  * `conversationUpdated` and `unreadCountUpdated`) leave in one `writev` instead of one each
- * (docs/decisions/0038). Order is unchanged (cork only buffers); ws's own cork around a frame's
+ * (docs/decisions/0039). Order is unchanged (cork only buffers); ws's own cork around a frame's
  * header and payload nests inside (cork is counted).
  */
 export function coalesceWrites(socket: Duplex): void {

@@ -289,7 +289,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * The notifications a batch of stored messages owes (the delivery drain's work): none for a
    * muted conversation or one the recipient has on screen (one presence lookup per recipient and
    * conversation, at most `PRESENCE_CONCURRENCY` at once). Then two statements for the whole
-   * batch: the notifications (in message order, docs/decisions/0038), and the skipped rows' delete.
+   * batch: the notifications (in message order, docs/decisions/0039), and the skipped rows' delete.
    */
   const deliverNotifications = async (batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void> => {
     const groups = new Map<string, PendingDelivery[]>();

@@ -61,7 +61,7 @@ export function createChatRealtime(io: Server, logger: Logger, options = { isSol
         // The event map ties each name to its payload; the service's signature has already checked the pair.
         (chosen.emit as (name: string, data: unknown) => boolean)(name, payload);
       };
-      // No alias socket: one broadcast, not a second one encoded for nobody (docs/decisions/0038).
+      // No alias socket: one broadcast, not a second one encoded for nobody (docs/decisions/0039).
       if (!alias || !mayHaveAliasSockets(users)) {
         send(event, server.to(users.map(userRoom)));
         return;

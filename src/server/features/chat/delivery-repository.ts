@@ -66,7 +66,7 @@ export function createDeliveryRepository(db: Database) {
     },
 
     /**
-     * The guard of messages' notifications (docs/decisions/0035, 0038): deletes their rows and
+     * The guard of messages' notifications (docs/decisions/0035, 0039): deletes their rows and
      * returns those still there. Run inside the notifications' own statement, a row goes exactly
      * when its notification is stored; a second drain holding the same rows finds nothing.
      */

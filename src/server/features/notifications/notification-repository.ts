@@ -197,7 +197,7 @@ export function createNotificationRepository(db: Database) {
 
     /**
      * A batch of collapsing notifications in **one statement**, each owed once per key (the chat's
-     * messages: docs/decisions/0035, 0038). The guard runs inside the statement (it deletes the
+     * messages: docs/decisions/0035, 0039). The guard runs inside the statement (it deletes the
      * durable records it returns), so a key's record goes if and only if its count is written —
      * exactly once, whoever else holds the same keys. Only the owed are returned; each with the
      * owner's unread count once the whole batch is in. Two items may not share owner and key.

@@ -255,7 +255,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     },
 
     /**
-     * New chat messages' notifications, exactly once per durable record (docs/decisions/0035, 0038),
+     * New chat messages' notifications, exactly once per durable record (docs/decisions/0035, 0039),
      * a batch in one statement: one notification per recipient and conversation, counting up by
      * the messages still owed. `owed` is a data-modifying statement over the message ids that
      * returns those still owed (the chat deletes their `chat_deliveries` rows); it runs inside the
