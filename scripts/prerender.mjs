@@ -2,7 +2,6 @@
 // src/client/prerender.tsx for Node with Vite, renders /login with the real route tree, and writes
 // dist/client/login.html (index.html with the markup inside #root). The server answers /login
 // with it, so the first paint needs no JavaScript; the client's first render replaces it.
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,18 +30,8 @@ await build({
   },
 });
 
-const { renderPage, startScriptsAfterPaint } = await import(pathToFileURL(path.join(outDir, 'prerender.mjs')).href);
-// The page's scripts start after its first paint (src/client/start-after-paint.ts): the loader
-// takes the place of the module script and modulepreloads; index.html keeps them.
-let loaderFile = '';
-const { page: shell, loader } = startScriptsAfterPaint(
-  readFileSync(path.join(clientDir, 'index.html'), 'utf8'),
-  (source) => {
-    loaderFile = `assets/start-after-paint-${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`;
-    return `/${loaderFile}`;
-  },
-);
-writeFileSync(path.join(clientDir, loaderFile), loader);
+const { renderPage } = await import(pathToFileURL(path.join(outDir, 'prerender.mjs')).href);
+const shell = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
 const ROOT_ELEMENT = '<div id="root"></div>';
 if (!shell.includes(ROOT_ELEMENT)) throw new Error(`prerender: dist/client/index.html has no ${ROOT_ELEMENT}`);
 

@@ -20,5 +20,3 @@ export async function renderPage(url: string): Promise<string> {
   const { prelude } = await prerender(<RouterProvider router={router} />);
   return await new Response(prelude).text();
 }
-
-export { startScriptsAfterPaint } from './start-after-paint.ts';
