@@ -359,7 +359,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // Blocks, reports, data export and account deletion (docs/decisions/0012).
   await registerSafety(http, {
     db: database.db,
-    io: realtime.io,
+    realtime: chat.realtime,
     clock,
     limiter,
     sessions: auth.sessions,
@@ -370,7 +370,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // The moderation console's API (issue #23, docs/decisions/0033): 404 to everyone but moderators.
   const moderation = await registerModeration(http, {
     db: database.db,
-    io: realtime.io,
+    realtime: chat.realtime,
     clock,
     bus,
     appeals,
@@ -383,7 +383,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // Quedadas (issue #21, docs/decisions/0029): planned sessions in the chat, their reminders and record.
   const quedadas = await registerQuedadas(http, {
     db: database.db,
-    io: realtime.io,
+    realtime: chat.realtime,
     clock,
     limiter,
     notifier: notificationFeatures.notifications,

@@ -9,7 +9,7 @@ import { createChangeLogRepository } from '../sync/change-log-repository.ts';
 import { syncRoutes } from '../sync/sync-routes.ts';
 import { createSyncService, type SyncService, type SyncSource } from '../sync/sync-service.ts';
 import { chatRoutes } from './chat-routes.ts';
-import { type ChatNotifier, type ChatService, createChatService } from './chat-service.ts';
+import { type ChatNotifier, type ChatRealtime, type ChatService, createChatService } from './chat-service.ts';
 import { attachChatSocket, createChatRealtime } from './chat-socket.ts';
 import { createMembershipCache } from './conversation-membership.ts';
 import { createConversationRepository } from './conversation-repository.ts';
@@ -22,6 +22,8 @@ export type ChatModule = {
   sync: SyncService;
   /** Hand to the swipes feature: each new match becomes participants, a notification and an event. */
   matchEvents: MatchEvents;
+  /** The one emitter to users' sockets, for the features that tell a chat's people something. */
+  realtime: ChatRealtime;
   /** Finishes the notification work in flight (before the database closes). */
   close(): Promise<void>;
   /** Resolves once no delivery drain is running (tests). */
@@ -51,13 +53,14 @@ export async function registerChat(
   const logger = http.log;
   const conversations = createConversationRepository(deps.db);
   let drain: ReturnType<typeof createDeliveryDrain> | undefined;
+  const realtime = createChatRealtime(deps.io, logger, { isSoleNode: deps.isSoleNode });
   const chat = createChatService({
     conversations,
     membership: createMembershipCache({ bus: deps.bus, load: (id) => conversations.findMembership(id) }),
     bus: deps.bus,
     onStored: () => drain?.kick(),
     messages: createMessageRepository(deps.db),
-    realtime: createChatRealtime(deps.io, logger, { isSoleNode: deps.isSoleNode }),
+    realtime,
     notifier: deps.notifier,
     limiter: deps.limiter,
     clock: deps.clock,
@@ -87,6 +90,7 @@ export async function registerChat(
   return {
     chat,
     sync,
+    realtime,
     close: () => started.close(),
     whenDelivered: () => started.whenIdle(),
     matchEvents: {

@@ -37,9 +37,10 @@ export function asChatServer(io: Server): ChatServer {
 
 /**
  * ChatRealtime over Socket.IO: rooms go through the adapter, so every node is reached (QUALITY 16).
- * `isSoleNode`: no adapter between nodes, so this node's rooms are all there are (default: not known).
+ * `isSoleNode`: no adapter between nodes, so this node's rooms are all there are. Built once, by the
+ * chat module, and handed to the other features that emit to users.
  */
-export function createChatRealtime(io: Server, logger: Logger, options = { isSoleNode: false }): ChatRealtime {
+export function createChatRealtime(io: Server, logger: Logger, options: { isSoleNode: boolean }): ChatRealtime {
   const server = asChatServer(io);
   const localRooms = io.of('/').adapter.rooms;
   /** Whether some socket of these users may have asked for the aliases (on another node: unknown, so yes). */

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import { createChatRealtime } from '../chat/chat-socket.ts';
+import type { ChatRealtime } from '../chat/chat-service.ts';
 import { appealRoutes } from './appeal-routes.ts';
 import type { AppealService } from './appeal-service.ts';
 import { createModerationAuditRepository, type ModerationAuditRepository } from './moderation-audit-repository.ts';
@@ -45,7 +44,8 @@ export async function registerModeration(
   http: FastifyInstance,
   deps: {
     db: Database;
-    io: Server;
+    /** The chat's emitter: `user:<id>` on every node (QUALITY 16), the spec's aliases included. */
+    realtime: ChatRealtime;
     clock: Clock;
     bus: InvalidationBus;
     appeals: AppealService;
@@ -56,7 +56,7 @@ export async function registerModeration(
 ): Promise<ModerationModule> {
   const roles = createModeratorRoleRepository(deps.db);
   const audit = createModerationAuditRepository(deps.db);
-  const chatRealtime = createChatRealtime(deps.io, http.log);
+  const chatRealtime = deps.realtime;
   const moderation = createModerationService({
     repository: createModerationRepository(deps.db),
     restrictions: createRestrictionRepository(deps.db),

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
-import { createChatRealtime } from '../chat/chat-socket.ts';
+import type { ChatRealtime } from '../chat/chat-service.ts';
 import { createQuedadaRepository } from './quedada-repository.ts';
 import { devQuedadaRoutes, quedadaRoutes } from './quedada-routes.ts';
 import {
@@ -32,7 +31,8 @@ export async function registerQuedadas(
   http: FastifyInstance,
   deps: {
     db: Database;
-    io: Server;
+    /** The chat's emitter: `user:<id>` on every node (QUALITY 16), the spec's aliases included. */
+    realtime: ChatRealtime;
     clock: Clock;
     limiter: RateLimiter;
     notifier: QuedadaNotifier;
@@ -46,7 +46,7 @@ export async function registerQuedadas(
 ): Promise<QuedadaModule> {
   const logger = http.log;
   // Through the chat's emitter: `user:<id>` on every node (QUALITY 16).
-  const chatRealtime = createChatRealtime(deps.io, logger);
+  const chatRealtime = deps.realtime;
   const quedadas = createQuedadaService({
     quedadas: createQuedadaRepository(deps.db),
     suggestions: createSuggestionRepository(deps.db),

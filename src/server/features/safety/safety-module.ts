@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Server } from 'socket.io';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
 import type { RateLimiter } from '../../plugins/rate-limit.ts';
 import type { PasswordHasher } from '../auth/password-hasher.ts';
 import type { SessionService } from '../auth/session-service.ts';
-import { createChatRealtime } from '../chat/chat-socket.ts';
+import type { ChatRealtime } from '../chat/chat-service.ts';
 import { createSafetyRepository } from './safety-repository.ts';
 import { accountRoutes, safetyRoutes } from './safety-routes.ts';
 import { createSafetyService, type SafetyService } from './safety-service.ts';
@@ -19,7 +18,8 @@ export async function registerSafety(
   http: FastifyInstance,
   deps: {
     db: Database;
-    io: Server;
+    /** The chat's emitter: `user:<id>` on every node (QUALITY 16), the spec's aliases included. */
+    realtime: ChatRealtime;
     clock: Clock;
     limiter: RateLimiter;
     sessions: Pick<SessionService, 'revokeAllSessions'>;
@@ -30,7 +30,7 @@ export async function registerSafety(
   },
 ): Promise<SafetyService> {
   // Through the chat's emitter, so sockets that asked for the spec's aliases get `conversationsUpdated`.
-  const chatRealtime = createChatRealtime(deps.io, http.log);
+  const chatRealtime = deps.realtime;
   const safety = createSafetyService({
     repository: createSafetyRepository(deps.db),
     realtime: {
