@@ -35,6 +35,26 @@ const shell = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
 const ROOT_ELEMENT = '<div id="root"></div>';
 if (!shell.includes(ROOT_ELEMENT)) throw new Error(`prerender: dist/client/index.html has no ${ROOT_ELEMENT}`);
 
+/**
+ * What the static page's first paint waits for in the browser (docs/decisions/0031, 2026-11-27
+ * amendment): its stylesheets (the app's and the login's keyframes) and no parser-blocking
+ * script. A classic script without defer/async would hold the parser; another stylesheet, another
+ * round trip on a slow link. Either fails the build here instead of showing up later as a lower
+ * Lighthouse score. (The module scripts' size, which Lighthouse also counts, is the client
+ * bench's: `npm run bench -- client`.)
+ */
+const MAX_RENDER_BLOCKING_STYLESHEETS = 2;
+const head = shell.slice(0, shell.indexOf('</head>'));
+const stylesheets = head.match(/<link\b[^>]*rel="stylesheet"[^>]*>/g) ?? [];
+const blockingScripts = (head.match(/<script\b[^>]*>/g) ?? []).filter(
+  (tag) => !/\stype="module"|\sdefer\b|\sasync\b/.test(tag),
+);
+if (stylesheets.length > MAX_RENDER_BLOCKING_STYLESHEETS || blockingScripts.length > 0) {
+  throw new Error(
+    `prerender: the login page's first paint would wait for ${stylesheets.length} stylesheets (at most ${MAX_RENDER_BLOCKING_STYLESHEETS}) and ${blockingScripts.length} blocking scripts (none): ${[...stylesheets, ...blockingScripts].join(' ')}`,
+  );
+}
+
 for (const page of PAGES) {
   const markup = await renderPage(page.url);
   // The CSP (src/server/plugins/security-headers.ts) allows neither inline scripts nor style
