@@ -159,6 +159,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   try {
     realtime = await createRealtime(http.server, {
       redisUrl: config.redisUrl,
+      keyPrefix: config.redisKeyPrefix,
       onRedisError: (error) => http.log.warn({ err: error }, 'realtime: Redis error'),
       caps: {
         perAddress: config.socketsPerAddress,

@@ -26,11 +26,18 @@ export type Realtime = {
 
 /**
  * Attaches Socket.IO at /socket.io. With a Redis URL, rooms and broadcasts span every node
- * through the Redis adapter; otherwise they live in this process.
+ * through the Redis adapter, on channels under REDIS_KEY_PREFIX (`keyPrefix`), so deployments
+ * sharing one Redis never answer each other's requests (`fetchSockets` counts every subscriber of
+ * its channel and resolves on that many answers); otherwise they live in this process.
  */
 export async function createRealtime(
   server: HttpServer,
-  options: { redisUrl: string | undefined; onRedisError?: (error: unknown) => void; caps: SocketCaps },
+  options: {
+    redisUrl: string | undefined;
+    keyPrefix?: string;
+    onRedisError?: (error: unknown) => void;
+    caps: SocketCaps;
+  },
 ): Promise<Realtime> {
   const { caps } = options;
   const openPerAddress = new Map<string, number>();
@@ -71,7 +78,7 @@ export async function createRealtime(
   const sub = pub.duplicate();
   guardAdapterClients(pub, sub, options.onRedisError ?? (() => {}));
   await Promise.all([pub.connect(), sub.connect()]);
-  io.adapter(createAdapter(pub, sub));
+  io.adapter(createAdapter(pub, sub, { key: `${options.keyPrefix ?? ''}socket.io` }));
   return {
     io,
     kind: 'redis',

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRealtime, type Realtime } from '../../src/server/plugins/realtime.ts';
+
+const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.REDIS_URL;
+
+/**
+ * Deployments (and parallel test files) sharing one Redis are kept apart by REDIS_KEY_PREFIX: the
+ * Socket.IO adapter's channels too. On one shared channel a node counted every other deployment's
+ * nodes as its own, waited for their answers to `fetchSockets`, and could resolve on theirs before
+ * its own sibling's (a recipient on screen then got a notification: chat-multi-node, files side by side).
+ */
+describe.runIf(isScaled)('Socket.IO on the Redis adapter, per key prefix', () => {
+  const opened: Realtime[] = [];
+  const node = async (keyPrefix: string) => {
+    const realtime = await createRealtime(createServer(), {
+      redisUrl: process.env.REDIS_URL,
+      keyPrefix,
+      caps: { perAddress: 10, perUser: 10, clientAddress: () => '127.0.0.1' },
+    });
+    opened.push(realtime);
+    return realtime;
+  };
+
+  afterAll(async () => {
+    await Promise.all(opened.map((realtime) => realtime.close()));
+  });
+
+  it("counts only the nodes of its own prefix, never another deployment's", async () => {
+    const ours = `entreno-test:${randomBytes(6).toString('hex')}:`;
+    const theirs = `entreno-test:${randomBytes(6).toString('hex')}:`;
+    const [first] = [await node(ours), await node(ours), await node(theirs), await node(theirs)];
+    expect(await first?.io.of('/').adapter.serverCount()).toBe(2);
+  });
+});
