@@ -12,8 +12,14 @@ import { defineConfig } from 'vitest/config';
  * module graph safe. Each project is its own group (`groupOrder`), so its files follow one another
  * in the same worker instead of being interleaved with another project's (which would start a new
  * worker, and import everything again, at each switch).
+ *
+ * Several workers per project (`maxWorkers`; vitest's default on this 2-core machine is one): the
+ * integration files mostly wait (sockets, timers, CREATE/DROP DATABASE on a PostgreSQL that
+ * fsyncs), so one worker left the machine idle (load ~1.4) for the whole 650 s of the suite. Each
+ * worker imports the server once and then takes file after file of its project. Files already
+ * share nothing (own apps, own databases, own Redis key prefix), which is what makes this safe.
  */
-const integration = (name: string, database: 'embedded' | 'postgres', groupOrder: number) => ({
+const integration = (name: string, database: 'embedded' | 'postgres', groupOrder: number, maxWorkers: number) => ({
   extends: true as const,
   test: {
     name,
@@ -23,6 +29,7 @@ const integration = (name: string, database: 'embedded' | 'postgres', groupOrder
     testTimeout: 30_000,
     hookTimeout: 60_000,
     isolate: false,
+    maxWorkers,
     sequence: { groupOrder },
   },
 });
@@ -36,12 +43,13 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts', 'tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
-      integration('integration-embedded', 'embedded', 1),
+      integration('integration-embedded', 'embedded', 1, 3),
       // The same suite on the real PostgreSQL (and Redis) whenever they are configured; CI sets both.
-      ...(process.env.DATABASE_URL ? [integration('integration-postgres', 'postgres', 2)] : []),
+      ...(process.env.DATABASE_URL ? [integration('integration-postgres', 'postgres', 2, 4)] : []),
       // `npm run test:faults`: private PostgreSQL and Redis stopped and started under traffic (slow).
       ...(process.env.ENTRENO_FAULTS === '1'
         ? [
