@@ -85,6 +85,7 @@ function setup(options: { token?: string; visible?: boolean } = {}) {
   const sockets: FakeSocket[] = [];
   let token: string | undefined = options.token ?? 'token-a';
   const onTokenInvalidated = vi.fn();
+  const onRefused = vi.fn();
   const service = new ConnectionService({
     createSocket: (auth) => {
       const socket = new FakeSocket(auth);
@@ -94,11 +95,13 @@ function setup(options: { token?: string; visible?: boolean } = {}) {
     readToken: () => token,
     isVisible: () => options.visible ?? true,
     onTokenInvalidated,
+    onRefused,
   });
   return {
     service,
     sockets,
     onTokenInvalidated,
+    onRefused,
     setToken: (next: string | undefined) => {
       token = next;
     },
@@ -107,7 +110,7 @@ function setup(options: { token?: string; visible?: boolean } = {}) {
 
 describe('ConnectionService status machine', () => {
   it('starts disconnected and goes connecting → connected → reconnecting → connected', async () => {
-    const { service, sockets } = setup();
+    const { service, sockets, onRefused } = setup();
     const seen: string[] = [];
     service.subscribe(() => seen.push(service.getSnapshot().status));
     expect(service.getSnapshot()).toEqual({ status: 'disconnected', reason: 'signed_out' });
@@ -122,8 +125,12 @@ describe('ConnectionService status machine', () => {
     expect(service.getSnapshot().status).toBe('reconnecting');
     socket.fireManager('reconnect_attempt', 3);
     expect(service.getSnapshot()).toEqual({ status: 'reconnecting', attempt: 3 });
+    // A failed attempt the client retries (network) is no refusal: no session check for it.
+    socket.fire('connect_error', new Error('xhr poll error'));
+    expect(service.getSnapshot()).toEqual({ status: 'reconnecting', attempt: 3 });
     socket.fire('connect');
     expect(seen).toEqual(['connecting', 'connected', 'reconnecting', 'reconnecting', 'connected']);
+    expect(onRefused).not.toHaveBeenCalled();
   });
 
   it('sends the token and visibility at connect', async () => {
@@ -149,7 +156,7 @@ describe('ConnectionService status machine', () => {
   });
 
   it('is disconnected after a server disconnect or a refused handshake, and on close', async () => {
-    const { service, sockets } = setup();
+    const { service, sockets, onRefused } = setup();
     await service.open();
     const socket = sockets[0] as FakeSocket;
     socket.fire('connect');
@@ -161,6 +168,8 @@ describe('ConnectionService status machine', () => {
     second.active = false;
     second.fire('connect_error', new Error('Token inválido'));
     expect(service.getSnapshot()).toEqual({ status: 'disconnected', reason: 'auth_failed' });
+    // A refused handshake asks the server about the session at once, not at the next check.
+    expect(onRefused).toHaveBeenCalledTimes(1);
 
     await service.open();
     (sockets[2] as FakeSocket).fire('connect');

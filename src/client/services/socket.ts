@@ -16,7 +16,7 @@ import {
   type SocketAck,
 } from '#shared/chat/socket-events';
 import { leader } from './leader.ts';
-import { onSignIn, onSignOut, signOut } from './session.ts';
+import { onSignIn, onSignOut, session, signOut } from './session.ts';
 import { tokenStorage } from './token-storage.ts';
 
 /** Spec 001 §9: connect timeout 60 s; reconnection unlimited with a delay of 1 to 5 s. */
@@ -86,6 +86,12 @@ export type ConnectionDependencies = {
   readToken(): string | undefined;
   isVisible(): boolean;
   onTokenInvalidated(): void;
+  /**
+   * The server refused the handshake. The token may have been revoked before the socket could hear
+   * `token_invalidated` (a logout elsewhere while the app was still connecting): ask the server now
+   * rather than at the next 30-second session check.
+   */
+  onRefused?(): void;
   /** False in a tab that does not lead (leader.ts): only the leading tab holds a socket. */
   canOpen?(): boolean;
   log?(message: string, error?: unknown): void;
@@ -206,6 +212,7 @@ export class ConnectionService {
         // The server refused the handshake (token rejected): no retry until the next sign-in.
         this.deps.log?.('socket: connection refused', error);
         this.setStatus({ status: 'disconnected', reason: 'auth_failed' });
+        this.deps.onRefused?.();
       }
     });
     socket.io.on('reconnect_attempt', (attempt) => {
@@ -421,6 +428,10 @@ export const connection = new ConnectionService({
   readToken: () => tokenStorage.readToken()?.token,
   isVisible: () => typeof document === 'undefined' || document.visibilityState === 'visible',
   onTokenInvalidated: () => void signOut('auth_required'),
+  onRefused: () =>
+    void session.checkSession().then((result) => {
+      if (result.status === 'invalid') void signOut('session_check');
+    }),
   canOpen: () => leader.isLeader,
   log: (message, error) => console.warn(`[socket] ${message}`, error ?? ''),
 });

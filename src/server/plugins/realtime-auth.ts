@@ -26,6 +26,18 @@ export function attachSocketAuth(
   deps: { sessions: Pick<SessionService, 'verifyToken' | 'sessionEnd' | 'isLive'>; clock: Clock; logger: Logger },
 ): void {
   io.on('connection', (socket) => {
+    // A revocation broadcast while this socket was still in the middleware (its token already
+    // checked, not yet among the namespace's connected sockets) reached no one, and a socket that
+    // sends nothing would never be checked again before its session's end: look once more now.
+    const connectedAuth = socket.data.auth as SocketAuth | undefined;
+    if (connectedAuth) {
+      deps.sessions.isLive(connectedAuth).then(
+        (isLive) => {
+          if (!isLive) endSocket(socket);
+        },
+        (error: unknown) => deps.logger.warn({ err: error }, 'realtime: checking a session failed'),
+      );
+    }
     // Every event asks this node's session cache first (no I/O on a hit): a session revoked on
     // any node stops its sockets' events here even before their disconnection arrives.
     // Checked one packet after another, so events reach their handlers in the order they came
@@ -38,9 +50,7 @@ export function attachSocketAuth(
         deps.sessions.isLive(auth).then(
           (isLive) => {
             if (isLive) return next();
-            const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
-            socket.emit(TOKEN_INVALIDATED_EVENT, payload);
-            socket.disconnect(true);
+            endSocket(socket);
           },
           (error: unknown) => {
             deps.logger.warn({ err: error }, 'realtime: checking a session failed');
@@ -77,9 +87,7 @@ export function attachSocketAuth(
       try {
         const end = await deps.sessions.sessionEnd(sessionId, (socket.data.auth as SocketAuth).userId);
         if (end && end.getTime() > deps.clock.now().getTime()) return schedule(end);
-        const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
-        socket.emit(TOKEN_INVALIDATED_EVENT, payload);
-        socket.disconnect(true);
+        endSocket(socket);
       } catch (error) {
         deps.logger.warn({ err: error }, 'realtime: re-checking a session failed');
         schedule(new Date(deps.clock.now().getTime() + 60_000));
@@ -88,6 +96,13 @@ export function attachSocketAuth(
     schedule(endsAt);
     socket.once('disconnect', () => clearTimeout(timer));
   }
+}
+
+/** Tells a socket its session is over (`token_invalidated`), then drops it. */
+function endSocket(socket: Socket): void {
+  const payload: TokenInvalidatedEvent = { reason: 'expired', message: AUTH_MESSAGES.sessionEnded };
+  socket.emit(TOKEN_INVALIDATED_EVENT, payload);
+  socket.disconnect(true);
 }
 
 /**
