@@ -1,7 +1,15 @@
 import { outboxFor, uniqueEmail, uniquePhone } from './helpers/accounts.ts';
 import { matchUsers, pageFor, type SignedIn, sendMessage, userWithProfile } from './helpers/chat-setup.ts';
 import { signInWithGooglePopup } from './helpers/google-popup.ts';
-import { type BrowserContext, expect, type Page, type Route, test, type WebSocketRoute } from './helpers/test.ts';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Page,
+  type Route,
+  test,
+  type WebSocketRoute,
+} from './helpers/test.ts';
 
 // Details of spec 000 §2 (access screens) and spec 001 §2, §4 (the chat) that no other journey pins
 // down (docs/spec-conformance.md). Calls are made to fail, or held, with the context's routes (a
@@ -147,6 +155,15 @@ async function setVisibility(page: Page, state: 'hidden' | 'visible'): Promise<v
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => next === 'hidden' });
     document.dispatchEvent(new Event('visibilitychange'));
   }, state);
+}
+
+/** The server's unread count of one conversation for `user`. */
+async function unreadCountOf(request: APIRequestContext, user: SignedIn, conversationId: string) {
+  const response = await request.get('/api/messages/conversations?page=1&limit=20', {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  const body = (await response.json()) as { conversations: { conversationId: string; unreadCount: number }[] };
+  return body.conversations.find((item) => item.conversationId === conversationId)?.unreadCount;
 }
 
 test.describe('chat', () => {
@@ -329,13 +346,7 @@ test.describe('chat', () => {
   });
 
   test('an open conversation is marked read again when the page becomes visible', async ({ browser, request }) => {
-    const unread = async () => {
-      const response = await request.get('/api/messages/conversations?page=1&limit=20', {
-        headers: { authorization: `Bearer ${lucia.token}` },
-      });
-      const body = (await response.json()) as { conversations: { conversationId: string; unreadCount: number }[] };
-      return body.conversations.find((item) => item.conversationId === conversationId)?.unreadCount;
-    };
+    const unread = () => unreadCountOf(request, lucia, conversationId);
     const page = await pageFor(browser, lucia);
     await page.goto(`/messages/${conversationId}`);
     await expect(page.getByText('Mensaje 12:')).toBeVisible();
@@ -346,6 +357,39 @@ test.describe('chat', () => {
     await expect(page.getByText('Te espero en la puerta del gimnasio')).toBeVisible();
     await expect.poll(unread).toBe(1);
 
+    await setVisibility(page, 'visible');
+    await expect.poll(unread).toBe(0);
+    await page.context().close();
+  });
+
+  test('a mark held on its way never reads a message that came after it (decision 0040)', async ({
+    browser,
+    request,
+  }) => {
+    const unread = () => unreadCountOf(request, lucia, conversationId);
+    const page = await pageFor(browser, lucia);
+    // The page's marks wait here until released, as on a slow link or offline.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    await page.context().route(`**/api/messages/conversations/${conversationId}/read`, async (route) => {
+      held += 1;
+      await released;
+      await route.continue();
+    });
+    await sendMessage(request, marcos, lucia, conversationId, 'Antes de abrir el chat');
+    await page.goto(`/messages/${conversationId}`);
+    await expect(page.getByText('Antes de abrir el chat')).toBeVisible();
+    await expect.poll(() => held).toBe(1);
+
+    await setVisibility(page, 'hidden');
+    await sendMessage(request, marcos, lucia, conversationId, 'Llegó con la pantalla apagada');
+    await expect(page.getByText('Llegó con la pantalla apagada')).toBeVisible();
+    release();
+    // The held mark reads what was on screen when it was made; the later message stays unread.
+    await expect.poll(unread).toBe(1);
     await setVisibility(page, 'visible');
     await expect.poll(unread).toBe(0);
     await page.context().close();

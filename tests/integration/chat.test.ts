@@ -245,6 +245,40 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     expect((await sendText(pair, 'b', 'yo sí')).status).toBe(201);
   });
 
+  it('marks a conversation read up to the message the reader was shown, never what came after (decision 0040)', async () => {
+    const pair = await createMatchedPair(api);
+    const shown = (await sendText(pair, 'a', 'visto')).body.data as ChatMessage;
+    const later = (await sendText(pair, 'a', 'llegó después')).body.data as ChatMessage;
+    const path = `/messages/conversations/${pair.conversationId}/read`;
+
+    // A mark made when only the first message was on screen, replayed after the second arrived.
+    const marked = await patch(pair.b, path, { upToMessageId: shown._id });
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+    expect(marked.body).toEqual({ success: true, unreadCount: 1 });
+    const statuses = (await messagesOf(pair.a, pair.conversationId)).messages.map((m) => [m.text, m.read]);
+    expect(statuses).toEqual([
+      ['visto', true],
+      ['llegó después', false],
+    ]);
+    // An id that is not this conversation's marks nothing; a malformed one is a Spanish 400.
+    const other = await createMatchedPair(api, { a: pair.b, names: ['', 'Carmen'] });
+    expect((await patch(pair.b, path, { upToMessageId: other.conversationId })).body).toEqual({
+      success: true,
+      unreadCount: 1,
+    });
+    for (const body of [{ upToMessageId: 'no-es-un-id' }, { upToMessageId: later._id, extra: true }]) {
+      const refused = await patch(pair.b, path, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body).toMatchObject({
+        success: false,
+        message: CHAT_MESSAGES.invalidUpToMessage,
+      });
+    }
+    // The spec's call, without a body: the whole conversation.
+    expect((await patch(pair.b, path)).body).toEqual({ success: true, unreadCount: 0 });
+    expect(await unreadOf(pair.b)).toBe(0);
+  });
+
   it('delivers receipts to the sender only and counts unread per conversation and in total', async () => {
     const pair = await createMatchedPair(api);
     const other = await createMatchedPair(api, { a: pair.b, names: ['', 'Carmen'] });

@@ -411,11 +411,16 @@ export async function readAllQuedadas(db: LocalDb): Promise<StoredQuedada[]> {
 // ---- outbox ---------------------------------------------------------------------------------------
 
 /** Whether an item of `kind` still waits in `scope` (a read mark needs no second copy). */
-export async function hasPendingOutboxItem(db: LocalDb, scope: string, kind: OutboxKind): Promise<boolean> {
+export async function hasPendingOutboxItem(
+  db: LocalDb,
+  scope: string,
+  kind: OutboxKind,
+  matches: (item: OutboxItem) => boolean = () => true,
+): Promise<boolean> {
   const count = await db.outbox
     .where('[scope+id]')
     .between([scope, Dexie.minKey], [scope, Dexie.maxKey])
-    .filter((item) => item.kind === kind && item.status === 'pending')
+    .filter((item) => item.kind === kind && item.status === 'pending' && matches(item))
     .count();
   return count > 0;
 }

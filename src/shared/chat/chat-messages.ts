@@ -27,6 +27,7 @@ export const CHAT_MESSAGES = {
   invalidPin: 'isPinned debe ser true o false',
   invalidMute: 'isMuted debe ser true o false',
   invalidArchive: 'archived debe ser true o false',
+  invalidUpToMessage: 'upToMessageId debe ser el identificador de un mensaje',
   invalidPage: 'La página debe ser un número entero mayor o igual que 1',
   invalidLimit: 'El límite debe ser un número entero entre 1 y 100',
   invalidBefore: 'El parámetro before debe ser un número de secuencia válido',

@@ -100,6 +100,15 @@ export const SwipeTypeRequestSchema = v.strictObject(
   { swipeType: v.picklist(CHAT_SWIPE_TYPES, M.invalidSwipeType) },
   M.invalidSwipeType,
 );
+/**
+ * `PATCH …/read`: the spec sends no body (the whole conversation). The app sends the newest message
+ * it showed, so a mark replayed late from the outbox never reads what arrived after (decision 0040).
+ */
+export const MarkReadRequestSchema = v.strictObject(
+  { upToMessageId: v.optional(idSchema(M.invalidUpToMessage)) },
+  M.invalidUpToMessage,
+);
+export type MarkReadRequest = v.InferOutput<typeof MarkReadRequestSchema>;
 export type PinRequest = v.InferOutput<typeof PinRequestSchema>;
 export type MuteRequest = v.InferOutput<typeof MuteRequestSchema>;
 export type ArchiveRequest = v.InferOutput<typeof ArchiveRequestSchema>;

@@ -9,6 +9,7 @@ import type { ConversationSummary } from '#shared/chat/chat-schemas';
 import {
   currentDb,
   hasPendingOutboxItem,
+  type OutboxItem,
   readMessages,
   type StoredMessage,
   upsertMessages,
@@ -95,13 +96,19 @@ export async function markConversationRead(): Promise<void> {
   setOpenConversation(conversationId);
   const db = currentDb();
   if (!db) return;
-  if (await hasPendingOutboxItem(db, conversationId, 'markRead')) return;
+  // Read up to the newest message shown, not whatever the server holds when the mark arrives: a
+  // mark replayed late (offline, a slow outbox) must not read what came after (decision 0040).
+  const upToMessageId = chatState.messages.findLast((message) => message.senderId !== own)?._id;
+  const json = upToMessageId ? { upToMessageId } : undefined;
+  const isSameMark = (item: OutboxItem) =>
+    (item.request.json as { upToMessageId?: string } | undefined)?.upToMessageId === upToMessageId;
+  if (await hasPendingOutboxItem(db, conversationId, 'markRead', isSameMark)) return;
   await outbox.enqueue(
     {
       kind: 'markRead',
       scope: conversationId,
       clientId: crypto.randomUUID(),
-      request: { method: 'PATCH', path: `messages/conversations/${encodeURIComponent(conversationId)}/read` },
+      request: { method: 'PATCH', path: `messages/conversations/${encodeURIComponent(conversationId)}/read`, json },
       payload: { conversationId },
     },
     async (tx) => {

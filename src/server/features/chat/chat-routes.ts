@@ -4,6 +4,7 @@ import {
   type ConversationListResponse,
   ConversationListQuerySchema,
   type ConversationResponse,
+  MarkReadRequestSchema,
   type MarkReadResponse,
   type MessageListResponse,
   MessageListQuerySchema,
@@ -47,7 +48,8 @@ export async function chatRoutes(app: FastifyInstance, options: { chat: ChatServ
   });
 
   app.patch<{ Params: Params }>('/conversations/:id/read', async (request): Promise<MarkReadResponse> => {
-    const outcome = await chat.markRead(requireAuth(request).userId, request.params.id);
+    const { upToMessageId } = parseInput(MarkReadRequestSchema, request.body ?? {});
+    const outcome = await chat.markRead(requireAuth(request).userId, request.params.id, undefined, upToMessageId);
     return { success: true, unreadCount: outcome.totalUnread };
   });
 

@@ -442,13 +442,19 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     /**
-     * The reader saw some messages, or the whole conversation: the sender hears `messagesRead`,
+     * The reader saw some messages, or the whole conversation (up to `upToMessageId` when given:
+     * the newest message its screen showed): the sender hears `messagesRead`,
      * the reader's own sockets the new counts.
      */
-    async markRead(userId: string, conversationId: string, messageIds?: readonly string[]): Promise<ReadOutcome> {
+    async markRead(
+      userId: string,
+      conversationId: string,
+      messageIds?: readonly string[],
+      upToMessageId?: string,
+    ): Promise<ReadOutcome> {
       const found = await receiptAccess(userId, conversationId);
       const id = found.conversationId;
-      const outcome = await messages.markRead(id, userId, messageIds, clock.now());
+      const outcome = await messages.markRead(id, userId, messageIds, clock.now(), upToMessageId);
       if (outcome.messageIds.length > 0 && found.status !== 'blocked') {
         realtime.emitToUser(found.otherUserId, CHAT_EVENTS.messagesRead, {
           conversationId: id,

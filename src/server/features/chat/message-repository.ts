@@ -347,12 +347,16 @@ export function createMessageRepository(db: Database) {
       });
     },
 
-    /** The reader saw them (all of the conversation when `ids` is undefined): read, and delivered. */
+    /**
+     * The reader saw them (all of the conversation when `ids` is undefined, or all up to and
+     * including `upToId` when given): read, and delivered.
+     */
     async markRead(
       conversationId: string,
       readerId: string,
       ids: readonly string[] | undefined,
       now: Date,
+      upToId?: string,
     ): Promise<ReceiptOutcome> {
       return db.transaction(async (tx) => {
         const conversation = await lockConversation(tx, conversationId);
@@ -366,6 +370,12 @@ export function createMessageRepository(db: Database) {
                     set read_at = ${now}, delivered_at = coalesce(delivered_at, ${now})
                     where conversation_id = ${conversationId}::uuid and receiver_id = ${readerId}::uuid
                       and read_at is null ${ids ? sql`and id in (${idList(ids)})` : sql``}
+                      ${
+                        upToId
+                          ? sql`and seq <= (select seq from messages
+                              where id = ${upToId}::uuid and conversation_id = ${conversationId}::uuid)`
+                          : sql``
+                      }
                     returning id, seq, sender_id)
                   select id, seq, sender_id from updated order by seq`),
               );
