@@ -374,10 +374,12 @@ test.describe('chat', () => {
       release = resolve;
     });
     let held = 0;
+    let answered = 0;
     await page.context().route(`**/api/messages/conversations/${conversationId}/read`, async (route) => {
       held += 1;
       await released;
-      await route.continue();
+      await route.fulfill({ response: await route.fetch() });
+      answered += 1;
     });
     await sendMessage(request, marcos, lucia, conversationId, 'Antes de abrir el chat');
     await page.goto(`/messages/${conversationId}`);
@@ -388,8 +390,9 @@ test.describe('chat', () => {
     await sendMessage(request, marcos, lucia, conversationId, 'Llegó con la pantalla apagada');
     await expect(page.getByText('Llegó con la pantalla apagada')).toBeVisible();
     release();
-    // The held mark reads what was on screen when it was made; the later message stays unread.
-    await expect.poll(unread).toBe(1);
+    await expect.poll(() => answered).toBe(1);
+    // The held mark read what was on screen when it was made; the later message stays unread.
+    expect(await unread()).toBe(1);
     await setVisibility(page, 'visible');
     await expect.poll(unread).toBe(0);
     await page.context().close();

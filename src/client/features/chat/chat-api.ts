@@ -29,7 +29,12 @@ export const chatApi = {
   setSwipeType: (id: string, swipeType: ChatSwipeType) =>
     requestJson<ConversationResponse>(`${conversationPath(id)}/swipetype`, { method: 'patch', json: { swipeType } }),
   unmatch: (id: string) => requestJson<ConversationResponse>(`${conversationPath(id)}/unmatch`, { method: 'post' }),
-  markRead: (id: string) => requestJson<MarkReadResponse>(`${conversationPath(id)}/read`, { method: 'patch' }),
+  /** The whole conversation, or up to the newest message the screen showed (decision 0040). */
+  markRead: (id: string, upToMessageId?: string) =>
+    requestJson<MarkReadResponse>(`${conversationPath(id)}/read`, {
+      method: 'patch',
+      ...(upToMessageId ? { json: { upToMessageId } } : {}),
+    }),
   sendMessage: (body: SendMessageRequest) =>
     requestJson<SendMessageResponse>('messages/messages', { method: 'post', json: body }),
   unreadCount: () => requestJson<ChatUnreadCountResponse>('messages/messages/unread/count'),

@@ -68,8 +68,13 @@ export function registerChatOutbox(): void {
   outbox.register('markRead', {
     deliver: async (item) => {
       const conversationId = item.scope;
-      connection.emitIfConnected('markMessagesRead', { conversationId, updateType: 'markRead', unreadCount: 0 });
-      return chatApi.markRead(conversationId);
+      const upToMessageId = (item.request.json as { upToMessageId?: string } | undefined)?.upToMessageId;
+      // The socket's whole-conversation form would read what came after the mark (decision 0040):
+      // a mark that knows its last message goes by HTTP alone (the server tells the sender).
+      if (!upToMessageId) {
+        connection.emitIfConnected('markMessagesRead', { conversationId, updateType: 'markRead', unreadCount: 0 });
+      }
+      return chatApi.markRead(conversationId, upToMessageId);
     },
     after: (_item, result) => setUnreadTotal((result as MarkReadResponse).unreadCount),
   });

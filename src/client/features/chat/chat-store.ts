@@ -98,7 +98,9 @@ export async function markConversationRead(): Promise<void> {
   if (!db) return;
   // Read up to the newest message shown, not whatever the server holds when the mark arrives: a
   // mark replayed late (offline, a slow outbox) must not read what came after (decision 0040).
-  const upToMessageId = chatState.messages.findLast((message) => message.senderId !== own)?._id;
+  // The screen mirrors the local store, which may hold messages the view has not re-read yet.
+  const shown = await readMessages(db, conversationId);
+  const upToMessageId = shown.findLast((message) => message.senderId !== own)?._id;
   const json = upToMessageId ? { upToMessageId } : undefined;
   const isSameMark = (item: OutboxItem) =>
     (item.request.json as { upToMessageId?: string } | undefined)?.upToMessageId === upToMessageId;
