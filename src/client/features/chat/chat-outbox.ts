@@ -5,7 +5,7 @@
  * key) and becomes the conversation's last message. A read mark goes over HTTP (and the socket's
  * read event), and its answer sets the unread total.
  */
-import type { ChatMessage, MarkReadResponse, SendMessageResponse } from '#shared/chat/chat-schemas';
+import type { ChatMessage, MarkReadRequest, MarkReadResponse, SendMessageResponse } from '#shared/chat/chat-schemas';
 import { currentDb, type LocalDb, type OutboxItem, upsertMessages } from '../../services/local-db.ts';
 import { outbox } from '../../services/offline.ts';
 import { connection, SocketRequestError } from '../../services/socket.ts';
@@ -52,6 +52,11 @@ async function applySent(db: LocalDb, stored: ChatMessage): Promise<void> {
   }
 }
 
+/** The last message a queued mark reads up to (decision 0040); none: the whole conversation. */
+export function markReadUpTo(item: OutboxItem): string | undefined {
+  return (item.request.json as MarkReadRequest | undefined)?.upToMessageId;
+}
+
 let isRegistered = false;
 
 /** Registers the chat's kinds with the outbox (once, at start-up, so a replay never waits for the screen). */
@@ -68,7 +73,7 @@ export function registerChatOutbox(): void {
   outbox.register('markRead', {
     deliver: async (item) => {
       const conversationId = item.scope;
-      const upToMessageId = (item.request.json as { upToMessageId?: string } | undefined)?.upToMessageId;
+      const upToMessageId = markReadUpTo(item);
       // The socket's whole-conversation form would read what came after the mark (decision 0040):
       // a mark that knows its last message goes by HTTP alone (the server tells the sender).
       if (!upToMessageId) {

@@ -5,7 +5,8 @@
  */
 import { proxy } from 'valtio';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
-import type { ConversationSummary } from '#shared/chat/chat-schemas';
+import type { ConversationSummary, MarkReadRequest } from '#shared/chat/chat-schemas';
+import { markReadUpTo } from './chat-outbox.ts';
 import {
   currentDb,
   hasPendingOutboxItem,
@@ -101,9 +102,8 @@ export async function markConversationRead(): Promise<void> {
   // The screen mirrors the local store, which may hold messages the view has not re-read yet.
   const shown = await readMessages(db, conversationId);
   const upToMessageId = shown.findLast((message) => message.senderId !== own)?._id;
-  const json = upToMessageId ? { upToMessageId } : undefined;
-  const isSameMark = (item: OutboxItem) =>
-    (item.request.json as { upToMessageId?: string } | undefined)?.upToMessageId === upToMessageId;
+  const json: MarkReadRequest | undefined = upToMessageId ? { upToMessageId } : undefined;
+  const isSameMark = (item: OutboxItem) => markReadUpTo(item) === upToMessageId;
   if (await hasPendingOutboxItem(db, conversationId, 'markRead', isSameMark)) return;
   await outbox.enqueue(
     {
