@@ -11,11 +11,24 @@ export function parseInput<const TSchema extends v.GenericSchema>(
   input: unknown,
   options: { errorType?: string } = {},
 ): v.InferOutput<TSchema> {
+  const errorType = options.errorType ?? 'VALIDATION';
+  if (isArrayForObject(schema, input)) throw new AppError(400, SERVER_MESSAGES.invalidBody, errorType);
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
   const message = issue && isSpanishMessage(issue.message) ? issue.message : SERVER_MESSAGES.invalidBody;
-  throw new AppError(400, message, options.errorType ?? 'VALIDATION');
+  throw new AppError(400, message, errorType);
+}
+
+const OBJECT_SCHEMA_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+
+/**
+ * valibot's object schemas take an array as an object (its missing keys are simply absent), so
+ * `[]` would pass for a body whose fields are all optional: an array where an object is expected
+ * is refused before parsing.
+ */
+export function isArrayForObject(schema: v.GenericSchema, input: unknown): boolean {
+  return Array.isArray(input) && OBJECT_SCHEMA_TYPES.has(schema.type);
 }
 
 /** valibot's own default messages are English ("Invalid type: ..."); ours never start that way. */

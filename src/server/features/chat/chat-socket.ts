@@ -16,6 +16,7 @@ import {
 } from '#shared/chat/socket-events';
 import type { Logger } from '../../logger.ts';
 import { type SocketAuth, userRoom } from '../../plugins/realtime-auth.ts';
+import { isArrayForObject } from '../../validation.ts';
 import { ackError, type ChatRealtime, type ChatService } from './chat-service.ts';
 
 /** What the auth and presence layers keep on each socket. */
@@ -106,6 +107,10 @@ export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: 
   ) => {
     const reply: AckFn = typeof ack === 'function' ? (ack as AckFn) : () => {};
     const userId = socket.data.auth?.userId;
+    if (isArrayForObject(schema, payload)) {
+      reply(invalidEventAck(undefined));
+      return;
+    }
     const parsed = v.safeParse(schema, payload, { abortEarly: true });
     if (!userId || !parsed.success) {
       reply(invalidEventAck(parsed.issues?.[0]?.message));
