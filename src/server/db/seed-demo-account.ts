@@ -1,5 +1,8 @@
 import { and, eq, like, ne, sql } from 'drizzle-orm';
+import { matchesPreferences } from '#shared/discovery/preferences';
 import { NOTIFICATION_MESSAGES as N } from '#shared/notifications/notification-messages';
+import { ageFromBirthDate } from '#shared/profile/age';
+import type { Gender, GenderPreference } from '#shared/profile/options';
 import type { Database } from './client.ts';
 import {
   conversationParticipants,
@@ -20,6 +23,60 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 type Partner = { id: string; name: string; gym: string; sport: string };
+
+/** What decides whether two people could have matched: both ways, as the deck filters them. */
+const PREFERENCE_COLUMNS = {
+  birthDate: profiles.birthDate,
+  gender: profiles.gender,
+  genderPreference: profiles.genderPreference,
+  ageMin: profiles.ageMin,
+  ageMax: profiles.ageMax,
+};
+type Person = { id: string; name: string; birthDate: string; gender: string | null } & Pick<
+  typeof profiles.$inferSelect,
+  'genderPreference' | 'ageMin' | 'ageMax'
+>;
+
+/** Demo people looked at when choosing the four partners (Madrid first). */
+const CANDIDATE_POOL = 80;
+
+function accepts(viewer: Person, candidate: Person, now: Date): boolean {
+  return matchesPreferences(
+    {
+      preferences: {
+        gender_preference: viewer.genderPreference as GenderPreference,
+        age_range: { min: viewer.ageMin, max: viewer.ageMax },
+      },
+    },
+    { gender: candidate.gender as Gender | null, age: ageFromBirthDate(candidate.birthDate, now) },
+  );
+}
+
+/**
+ * Four partners a person would believe: each could have met the demo account in the deck (age
+ * and gender fit both ways), no two share a first name, the closest in age first. Falls back to
+ * the rest of the pool when too few fit, so a small demo set still comes alive.
+ */
+export function choosePartners<TPerson extends Person>(demo: Person, pool: readonly TPerson[], now: Date): TPerson[] {
+  const demoAge = ageFromBirthDate(demo.birthDate, now);
+  const byAge = (a: TPerson, b: TPerson) =>
+    Math.abs(ageFromBirthDate(a.birthDate, now) - demoAge) - Math.abs(ageFromBirthDate(b.birthDate, now) - demoAge);
+  const fitting = pool.filter((person) => accepts(demo, person, now) && accepts(person, demo, now)).sort(byAge);
+  const rest = pool.filter((person) => !fitting.includes(person));
+  const chosen: TPerson[] = [];
+  const names = new Set<string>();
+  for (const person of [...fitting, ...rest]) {
+    if (chosen.length === 4) break;
+    if (names.has(person.name)) continue;
+    names.add(person.name);
+    chosen.push(person);
+  }
+  for (const person of [...fitting, ...rest]) {
+    if (chosen.length === 4) break;
+    if (!chosen.includes(person)) chosen.push(person);
+  }
+  return chosen;
+}
 /** One line of a seeded chat: who says it (`me` is the demo account), and how long ago. */
 type Line = { from: 'me' | 'them'; text: string; agoMs: number };
 
@@ -69,7 +126,7 @@ function scripts(partner: Partner): Line[][] {
 export async function seedDemoAccountLife(db: Database, options: { now?: Date } = {}): Promise<string> {
   const now = options.now ?? new Date();
   const [demo] = await db
-    .select({ id: users.id, name: profiles.name })
+    .select({ id: users.id, name: profiles.name, ...PREFERENCE_COLUMNS })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.email, DEMO_ACCOUNT_EMAIL))
@@ -82,13 +139,20 @@ export async function seedDemoAccountLife(db: Database, options: { now?: Date } 
     .limit(1);
   if (existing) return 'Demo account: already has its matches and conversations.';
 
-  const candidates = await db
-    .select({ id: users.id, name: profiles.name, gym: profiles.gym, training: profiles.training, city: profiles.city })
+  const pool = await db
+    .select({
+      id: users.id,
+      name: profiles.name,
+      gym: profiles.gym,
+      training: profiles.training,
+      ...PREFERENCE_COLUMNS,
+    })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(and(like(users.email, '%@demo.entreno.app'), ne(users.id, demo.id)))
     .orderBy(sql`${profiles.city} = 'Madrid' desc`, users.email)
-    .limit(4);
+    .limit(CANDIDATE_POOL);
+  const candidates = choosePartners(demo, pool, now);
   if (candidates.length < 4) return 'Demo account: not enough demo people to match with.';
   const partners: Partner[] = candidates.map((row) => ({
     id: row.id,
