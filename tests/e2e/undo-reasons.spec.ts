@@ -29,11 +29,12 @@ async function person(
   name: string,
   spot: ReturnType<typeof remoteSpot>,
   seed: number,
+  more: { bio?: string } = {},
 ): Promise<SignedIn> {
   const user = await signIn(request, await registerAccount(request, { name }));
   const headers = { authorization: `Bearer ${user.token}` };
   const created = await request.post('/api/profiles', {
-    data: { ...profileBody(user.userId, name, spot), ...TRAINING },
+    data: { ...profileBody(user.userId, name, spot), ...TRAINING, ...more },
     headers,
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -195,4 +196,61 @@ test('the card with its reasons and the Deshacer bar pass axe, in both themes', 
     await page.context().close();
   }
   expect(found).toEqual([]);
+});
+
+test('the photo arrows never cover the score, the name, the reasons or the bio, on a tall phone and a small one', async ({
+  browser,
+  request,
+}) => {
+  const spot = remoteSpot();
+  const vera = await person(request, 'Vera', spot, 21);
+  // Three photos (so the arrows show) and a long bio: the text block is as tall as a card gets.
+  const bio = 'Busco compañera para entrenar fuerza por las tardes y alguna carrera el fin de semana. '
+    .repeat(4)
+    .trim();
+  const olivia = await person(request, 'Olivia', spot, 22, { bio });
+  const headers = { authorization: `Bearer ${olivia.token}` };
+  for (const seed of [23, 24]) {
+    const uploaded = await request.post(`/api/profiles/${olivia.userId}/photos`, {
+      headers,
+      multipart: { photos: { name: 'foto.png', mimeType: 'image/png', buffer: pngPhoto(seed) } },
+    });
+    expect(uploaded.status(), await uploaded.text()).toBe(200);
+  }
+
+  const page = await pageFor(browser, vera);
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 360, height: 640 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto('/home');
+    const shown = card(page, 'Olivia');
+    await expect(shown).toBeVisible(FIRST_LOAD);
+    await expectReasons(page, 'Olivia');
+    const texts = [
+      shown.getByRole('heading', { level: 2 }),
+      shown.getByRole('region', { name: 'Por qué encajáis' }),
+      shown.getByText(bio.slice(0, 40)),
+      shown.getByText(/% Entreno$/),
+    ];
+    for (const label of ['Foto anterior', 'Foto siguiente']) {
+      const arrow = await shown.getByRole('button', { name: label }).boundingBox();
+      expect(arrow, label).not.toBeNull();
+      for (const text of texts) {
+        const box = await text.boundingBox();
+        expect(box).not.toBeNull();
+        const overlaps =
+          arrow!.x < box!.x + box!.width &&
+          box!.x < arrow!.x + arrow!.width &&
+          arrow!.y < box!.y + box!.height &&
+          box!.y < arrow!.y + arrow!.height;
+        expect(overlaps, `${label} over ${await text.textContent()} at ${viewport.width}×${viewport.height}`).toBe(
+          false,
+        );
+      }
+    }
+    await page.screenshot({ path: test.info().outputPath(`card-arrows-${viewport.width}.png`) });
+  }
+  await page.context().close();
 });

@@ -8,8 +8,8 @@ import { SafeImage } from '../../ui/safe-image.tsx';
 import { activityLine } from './profile-text.ts';
 import { dragIntent, dragRotation, swipeActionForDrag } from './swipe-gesture.ts';
 
-const ARROW =
-  'absolute top-1/2 z-10 grid size-10 -translate-y-1/2 place-items-center rounded-full bg-stone-950/45 text-white backdrop-blur ' +
+const PHOTO_BUTTON =
+  'grid size-10 place-items-center rounded-full bg-stone-950/45 text-white backdrop-blur ' +
   'hover:bg-stone-950/65 focus-visible:outline-2 focus-visible:outline-white';
 
 export type CardExit = SwipeAction | null;
@@ -102,40 +102,43 @@ export function ProfileCard({
           ))}
         </div>
       )}
-      {count > 1 && (
-        <>
-          <button
-            type="button"
-            aria-label="Foto anterior"
-            className={cx(ARROW, 'left-3')}
-            onClick={() => setPhotoIndex(current - 1)}
-          >
-            <ChevronRightIcon className="size-5 rotate-180" />
-          </button>
-          <button
-            type="button"
-            aria-label="Foto siguiente"
-            className={cx(ARROW, 'right-3')}
-            onClick={() => setPhotoIndex(current + 1)}
-          >
-            <ChevronRightIcon className="size-5" />
-          </button>
-        </>
-      )}
       <div className="absolute inset-x-3 top-6 z-10 flex items-start justify-between gap-2">
         <span className="rounded-full bg-white/95 px-3 py-1.5 text-sm font-extrabold text-brand-800 shadow-sm dark:bg-stone-950/85 dark:text-brand-300">
           {`${Math.round(profile.compatibilityScore)}% Entreno`}
         </span>
-        {count > 0 && (
-          <button
-            type="button"
-            aria-label={`Ver fotos de ${profile.name} a pantalla completa`}
-            onClick={() => onOpenPhotos(current)}
-            className="grid size-10 place-items-center rounded-full bg-stone-950/45 text-white backdrop-blur hover:bg-stone-950/65 focus-visible:outline-2 focus-visible:outline-white"
-          >
-            <ExpandIcon className="size-4.5" />
-          </button>
-        )}
+        {/* The photo's controls stay in this row, never over the text below, whatever the card's height. */}
+        <div className="flex shrink-0 gap-2">
+          {count > 1 && (
+            <>
+              <button
+                type="button"
+                aria-label="Foto anterior"
+                className={PHOTO_BUTTON}
+                onClick={() => setPhotoIndex(current - 1)}
+              >
+                <ChevronRightIcon className="size-5 rotate-180" />
+              </button>
+              <button
+                type="button"
+                aria-label="Foto siguiente"
+                className={PHOTO_BUTTON}
+                onClick={() => setPhotoIndex(current + 1)}
+              >
+                <ChevronRightIcon className="size-5" />
+              </button>
+            </>
+          )}
+          {count > 0 && (
+            <button
+              type="button"
+              aria-label={`Ver fotos de ${profile.name} a pantalla completa`}
+              onClick={() => onOpenPhotos(current)}
+              className={PHOTO_BUTTON}
+            >
+              <ExpandIcon className="size-4.5" />
+            </button>
+          )}
+        </div>
       </div>
       {drag && (
         <>
