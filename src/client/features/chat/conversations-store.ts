@@ -55,8 +55,9 @@ const ownUserId = () => session.current()?.user.userId ?? '';
  * Shows a new list and keeps the store in step: changed conversations are written (the list on
  * screen follows the store, which also holds pages not loaded this time and other tabs' changes).
  */
-function setList(next: readonly ConversationSummary[]) {
+function setList(answer: readonly ConversationSummary[]) {
   const before = conversationsState.conversations;
+  const next = withToggles(answer);
   if (next === before) return;
   conversationsState.conversations = [...next];
   const db = currentDb();
@@ -71,6 +72,41 @@ function setList(next: readonly ConversationSummary[]) {
   }
 }
 
+/**
+ * Pin and mute shown before the server answers (optimistic): a list that arrives meanwhile (a
+ * refresh on reconnect, a live update, another tab's copy) keeps them, and so does the answer to a
+ * request that left before the server took the change. One entry per conversation and field;
+ * `settled` is the tick of the server's yes (null: still waiting).
+ */
+type ToggleField = 'isPinned' | 'isMuted';
+type Toggle = { conversationId: string; field: ToggleField; value: boolean; settled: number | null };
+const toggles = new Map<string, Toggle>();
+let tick = 0;
+
+function withToggles(list: readonly ConversationSummary[]): readonly ConversationSummary[] {
+  if (toggles.size === 0) return list;
+  let changed = false;
+  const shown = list.map((item) => {
+    let next = item;
+    for (const toggle of toggles.values()) {
+      if (toggle.conversationId === item.conversationId && next[toggle.field] !== toggle.value) {
+        next = { ...next, [toggle.field]: toggle.value };
+      }
+    }
+    changed ||= next !== item;
+    return next;
+  });
+  // Pinned conversations lead the list: a pin shown here moves its conversation too.
+  return changed ? sortConversations(shown) : list;
+}
+
+/** A list asked for at `askedAt` has arrived: the changes the server took before then are in it. */
+function forgetTogglesBefore(askedAt: number) {
+  for (const [key, toggle] of toggles) {
+    if (toggle.settled !== null && toggle.settled < askedAt) toggles.delete(key);
+  }
+}
+
 /** Gone from the list for good (archived, unmatched): gone from the store too. */
 function dropFromStore(conversationId: string) {
   const db = currentDb();
@@ -81,8 +117,10 @@ function dropFromStore(conversationId: string) {
 export async function loadConversations(): Promise<void> {
   const state = conversationsState;
   if (state.view.status !== 'ready') state.view = { status: 'loading' };
+  const askedAt = ++tick;
   try {
     const answer = await chatApi.listConversations(1, CONVERSATION_LIST_PAGE_SIZE);
+    forgetTogglesBefore(askedAt);
     const db = currentDb();
     if (db) {
       await upsertConversations(db, answer.conversations);
@@ -141,16 +179,23 @@ function failureText(error: unknown): string {
 
 async function optimisticToggle(
   conversationId: string,
-  field: 'isPinned' | 'isMuted',
+  field: ToggleField,
   call: (value: boolean) => Promise<unknown>,
 ) {
   const current = conversationsState.conversations.find((item) => item.conversationId === conversationId);
   if (!current) return;
   const value = !current[field];
+  const key = `${conversationId}:${field}`;
+  const toggle: Toggle = { conversationId, field, value, settled: null };
+  toggles.set(key, toggle);
   setList(patchConversation(conversationsState.conversations, conversationId, { [field]: value }));
   try {
     await call(value);
+    toggle.settled = ++tick;
   } catch (error) {
+    // A later tap on the same field (its own entry now) decides what shows.
+    if (toggles.get(key) !== toggle) return;
+    toggles.delete(key);
     setList(patchConversation(conversationsState.conversations, conversationId, { [field]: !value }));
     toast.error(failureText(error));
   }
@@ -301,17 +346,22 @@ export function startConversationUpdates(): void {
       isSaved: (await readMeta(db, SAVED_AT.conversations)) !== undefined,
     }),
     ({ rows, isSaved }) => {
-      conversationsState.conversations = sortConversations(
-        rows.map((row) =>
-          row.conversationId === conversationsState.openConversationId ? { ...row, unreadCount: 0 } : row,
+      conversationsState.conversations = [
+        ...withToggles(
+          sortConversations(
+            rows.map((row) =>
+              row.conversationId === conversationsState.openConversationId ? { ...row, unreadCount: 0 } : row,
+            ),
+          ),
         ),
-      );
+      ];
       if ((rows.length > 0 || isSaved) && conversationsState.view.status !== 'ready') {
         conversationsState.view = { status: 'ready', page: 0, hasMore: false, isLoadingMore: false };
       }
     },
   );
   onSignOut(() => {
+    toggles.clear();
     conversationsState.view = { status: 'idle' };
     conversationsState.conversations = [];
     conversationsState.openConversationId = null;
