@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '#shared/chat/chat-schemas';
+import { conversationSummary } from './conversation-fixture.ts';
 import {
   applyConversationUpdate,
   applyNewMessage,
@@ -8,19 +9,7 @@ import {
   sortConversations,
 } from './conversation-list.ts';
 
-const conv = (id: string, patch: Partial<ConversationSummary> = {}): ConversationSummary => ({
-  conversationId: id,
-  otherUser: { userId: `u-${id}`, name: id, photo: null },
-  lastMessage: null,
-  updatedAt: '2025-01-01T10:00:00.000Z',
-  isPinned: false,
-  isMuted: false,
-  archived: false,
-  swipeType: 'like',
-  unreadCount: 0,
-  status: 'active',
-  ...patch,
-});
+const conv = conversationSummary;
 const ids = (list: readonly ConversationSummary[]) => list.map((item) => item.conversationId);
 
 describe('conversation ordering', () => {

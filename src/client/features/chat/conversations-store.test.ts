@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '#shared/chat/chat-schemas';
+import { conversationSummary } from './conversation-fixture.ts';
 
 /** The server as the store sees it: each call waits until the test answers it. */
 const server = vi.hoisted(() => {
@@ -23,19 +24,9 @@ vi.mock('../../ui/toast-store.ts', () => ({ toast: { error: vi.fn(), success: vi
 const { conversationsState, loadConversations, toggleMuted, togglePinned } = await import('./conversations-store.ts');
 const { toast } = await import('../../ui/toast-store.ts');
 
-const conv = (id: string, patch: Partial<ConversationSummary> = {}): ConversationSummary => ({
-  conversationId: id,
-  otherUser: { userId: `u-${id}`, name: id, photo: null },
-  lastMessage: null,
-  updatedAt: `2025-01-01T10:00:0${id === 'a' ? 0 : 1}.000Z`,
-  isPinned: false,
-  isMuted: false,
-  archived: false,
-  swipeType: 'like',
-  unreadCount: 0,
-  status: 'active',
-  ...patch,
-});
+/** `b` changed last: it leads the list unless `a` is pinned. */
+const conv = (id: string, patch: Partial<ConversationSummary> = {}) =>
+  conversationSummary(id, { updatedAt: `2025-01-01T10:00:0${id === 'a' ? 0 : 1}.000Z`, ...patch });
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const page = (...conversations: ConversationSummary[]) => ({
   conversations,

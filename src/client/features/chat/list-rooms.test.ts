@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '#shared/chat/chat-schemas';
+import { conversationSummary } from './conversation-fixture.ts';
 
 /** The real connection service over a socket stand-in that records emits and holds the join acks. */
 const fake = vi.hoisted(() => {
@@ -60,19 +61,7 @@ vi.mock('../../services/socket.ts', async (importOriginal) => {
 const { connection, JOIN_BATCH_SIZE, MAX_JOINED_ROOMS } = await import('../../services/socket.ts');
 const { conversationsState, holdListRooms, listRoomIds } = await import('./conversations-store.ts');
 
-const conv = (id: string, patch: Partial<ConversationSummary> = {}): ConversationSummary => ({
-  conversationId: id,
-  otherUser: { userId: `u-${id}`, name: id, photo: null },
-  lastMessage: null,
-  updatedAt: '2025-01-01T10:00:00.000Z',
-  isPinned: false,
-  isMuted: false,
-  archived: false,
-  swipeType: 'like',
-  unreadCount: 0,
-  status: 'active',
-  ...patch,
-});
+const conv = conversationSummary;
 const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const joins = () =>
