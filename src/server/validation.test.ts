@@ -26,6 +26,12 @@ describe('parseInput', () => {
     }
   });
 
+  it("refuses it with the schema's own Spanish message for a wrong type, when it has one", () => {
+    const Settings = v.pipe(v.strictObject({ theme: v.optional(v.string()) }, 'La configuración no es válida'));
+    expect(refusal(() => parseInput(Settings, [])).message).toBe('La configuración no es válida');
+    expect(refusal(() => parseInput(v.object({}, 'Invalid type'), [])).message).toBe(SERVER_MESSAGES.invalidBody);
+  });
+
   it('still parses an object, and an array where the schema is an array', () => {
     expect(parseInput(Optional, { note: 'hola' })).toEqual({ note: 'hola' });
     expect(parseInput(v.array(v.string()), ['a'])).toEqual(['a']);

@@ -12,7 +12,7 @@ export function parseInput<const TSchema extends v.GenericSchema>(
   options: { errorType?: string } = {},
 ): v.InferOutput<TSchema> {
   const errorType = options.errorType ?? 'VALIDATION';
-  if (isArrayForObject(schema, input)) throw new AppError(400, SERVER_MESSAGES.invalidBody, errorType);
+  if (isArrayForObject(schema, input)) throw new AppError(400, typeMessage(schema), errorType);
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
@@ -29,6 +29,12 @@ const OBJECT_SCHEMA_TYPES = new Set(['object', 'loose_object', 'strict_object', 
  */
 export function isArrayForObject(schema: v.GenericSchema, input: unknown): boolean {
   return Array.isArray(input) && OBJECT_SCHEMA_TYPES.has(schema.type);
+}
+
+/** The schema's own message for a value of the wrong type, when it gives a Spanish one. */
+function typeMessage(schema: v.GenericSchema): string {
+  const message = (schema as { message?: unknown }).message;
+  return typeof message === 'string' && isSpanishMessage(message) ? message : SERVER_MESSAGES.invalidBody;
 }
 
 /** valibot's own default messages are English ("Invalid type: ..."); ours never start that way. */

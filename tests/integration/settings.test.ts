@@ -115,7 +115,7 @@ describe('settings kept on the server (spec 001 §3, docs/decisions/0008)', () =
     [{ notifications: { sms: true } }, 'La configuración enviada no es válida'],
     [{ extra: 1 }, 'La configuración enviada no es válida'],
     [{ twoFactor: null }, 'El valor de la opción debe ser verdadero o falso'],
-    [[], 'Indica al menos una opción de configuración'],
+    [[], 'La configuración enviada no es válida'],
     [[1], 'La configuración enviada no es válida'],
     ['"texto"', 'La configuración enviada no es válida'],
   ])('refuses %j with a Spanish 400', async (body, message) => {
