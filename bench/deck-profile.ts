@@ -68,6 +68,29 @@ function timeRequests(app: App) {
   };
 }
 
+/** Page 1 of each viewer's deck, each with a fresh session (a cold viewer). */
+export async function pageOneRequests(app: App, url: string, ids: readonly string[]): Promise<HttpRequestSpec[]> {
+  const requests: HttpRequestSpec[] = [];
+  for (const id of ids) {
+    const { token } = await app.auth.sessions.issueSession(id, { rememberMe: true });
+    requests.push({
+      method: 'GET',
+      url: `${url}/api/profiles/${id}/recommended?page=1&limit=10`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  }
+  return requests;
+}
+
+/** An open-loop run of deck requests in a worker thread (the client off the server's event loop). */
+export function deckLoad(requests: HttpRequestSpec[], rate: number): Promise<HttpLoadResult> {
+  return runWorker<HttpLoadResult>('./http-load-worker.ts', {
+    rate,
+    requests,
+    countProfiles: true,
+  } satisfies HttpLoad);
+}
+
 export async function benchDeckProfile(): Promise<BenchResult> {
   const embedded = process.env.BENCH_PROFILE_DB === 'embedded' || !DATABASE_URL;
   const scale: Scale = embedded
@@ -92,21 +115,8 @@ export async function benchDeckProfile(): Promise<BenchResult> {
       )
     ).map((row) => row.user_id);
     const bareIds = ids.splice(count + warm);
-    const requests: HttpRequestSpec[] = [];
-    for (const id of ids) {
-      const { token } = await app.auth.sessions.issueSession(id, { rememberMe: true });
-      requests.push({
-        method: 'GET',
-        url: `${url}/api/profiles/${id}/recommended?page=1&limit=10`,
-        headers: { authorization: `Bearer ${token}` },
-      });
-    }
-    const run = (list: HttpRequestSpec[]) =>
-      runWorker<HttpLoadResult>('./http-load-worker.ts', {
-        rate: RATE,
-        requests: list,
-        countProfiles: true,
-      } satisfies HttpLoad);
+    const requests = await pageOneRequests(app, url, ids);
+    const run = (list: HttpRequestSpec[]) => deckLoad(list, RATE);
     await run(requests.slice(count));
     let measuredRequests = requests.slice(0, count);
     if (PAGE > 1) {

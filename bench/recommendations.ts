@@ -11,6 +11,7 @@ import { createProfileRepository } from '../src/server/features/profiles/profile
 import { renderLatencyChart } from './chart.ts';
 import { DATABASE_URL, listen, embeddedApp, postgresApp, rows, type Scale } from './data/datasets.ts';
 import { spreadCities } from './data/spread.ts';
+import { pageOneRequests } from './deck-profile.ts';
 import type { HttpLoad, HttpLoadResult, HttpRequestSpec } from './http-load-worker.ts';
 import { achieved, type BenchResult, compareLines, openLoop } from './load.ts';
 import { summarize } from './stats.ts';
@@ -274,15 +275,7 @@ async function sweepToTheKnee(
     async measure(rate): Promise<RunAtRate> {
       const slice = Array.from({ length: rate * SWEEP_SECONDS }, (_, i) => ids[(next + i) % ids.length] as string);
       next += slice.length;
-      const requests: HttpRequestSpec[] = [];
-      for (const id of slice) {
-        const { token } = await app.auth.sessions.issueSession(id, { rememberMe: true });
-        requests.push({
-          method: 'GET',
-          url: `${url}/api/profiles/${id}/recommended?page=1&limit=10`,
-          headers: { authorization: `Bearer ${token}` },
-        });
-      }
+      const requests = await pageOneRequests(app, url, slice);
       return { ...(await httpRun(requests, rate)), rssMb: process.memoryUsage().rss / 2 ** 20 };
     },
     onPoint: (point) => lines.push(pointLine({ label: 'page 1', percentile: 'p95', targetMs: 15 }, point)),

@@ -13,6 +13,7 @@
 import { type CompatibilityFeatures, compatibilityPoints } from '#shared/discovery/compatibility';
 import { EARTH_RADIUS_KM } from '#shared/discovery/distance';
 import { boundingBox, dayNumber } from './deck-geometry.ts';
+import { createSlotIds } from './slot-ids.ts';
 
 /** [candidate userId, score, distance km] in deck order (the stored deck's entries). */
 export type IndexEntry = [string, number, number];
@@ -59,16 +60,10 @@ const MAX_SCORE = 100;
 const cellRow = (latitude: number) => Math.floor((latitude + 90) * CELLS_PER_DEGREE);
 const cellColumn = (longitude: number) => Math.floor((longitude + 180) * CELLS_PER_DEGREE);
 
-/** Ranks of equal score and distance keep the uuid order the SQL query uses (byte order = lower-case hex order). */
-function compareEntries(a: IndexEntry, b: IndexEntry): number {
-  return b[1] - a[1] || a[2] - b[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-}
-
 export type CandidateIndex = ReturnType<typeof createCandidateIndex>;
 
 export function createCandidateIndex(initialCapacity = 1024) {
   let capacity = Math.max(16, initialCapacity);
-  let ids: (string | undefined)[] = new Array(capacity);
   let latitude = new Float64Array(capacity);
   let longitude = new Float64Array(capacity);
   let cosLatitude = new Float64Array(capacity);
@@ -91,7 +86,8 @@ export function createCandidateIndex(initialCapacity = 1024) {
   let social = new Int8Array(capacity);
   let gym: string[] = new Array(capacity);
 
-  const slotOf = new Map<string, number>();
+  // The ids off the heap (slot-ids.ts): no string or map entry per profile for the GC to mark.
+  const ids = createSlotIds(capacity);
   const freeSlots: number[] = [];
   let used = 0;
   const cells = new Map<number, number[]>();
@@ -156,7 +152,8 @@ export function createCandidateIndex(initialCapacity = 1024) {
     commitment = move(commitment);
     frequency = move(frequency);
     social = move(social);
-    ids = moveList(ids);
+    if (order === null) ids.grow(nextCapacity);
+    else ids.reorder(order, nextCapacity);
     gym = moveList(gym);
     capacity = nextCapacity;
   }
@@ -221,25 +218,26 @@ export function createCandidateIndex(initialCapacity = 1024) {
 
   return {
     get size() {
-      return slotOf.size;
+      return ids.size;
     },
 
     has(userId: string): boolean {
-      return slotOf.has(userId);
+      return ids.slotOf(userId) >= 0;
     },
 
     /** Adds or replaces a profile (a candidate: active and visible). */
     upsert(profile: IndexedProfile): void {
-      let slot = slotOf.get(profile.userId);
-      if (slot === undefined) {
-        slot = freeSlots.pop();
-        if (slot === undefined) {
+      let slot = ids.slotOf(profile.userId);
+      if (slot < 0) {
+        const free = freeSlots.pop();
+        if (free === undefined) {
           if (used === capacity) grow();
           slot = used;
           used += 1;
+        } else {
+          slot = free;
         }
-        slotOf.set(profile.userId, slot);
-        ids[slot] = profile.userId;
+        ids.set(profile.userId, slot);
       } else {
         leaveCell(slot);
       }
@@ -268,11 +266,10 @@ export function createCandidateIndex(initialCapacity = 1024) {
 
     /** Takes a profile out (hidden, inactive, deleted); unknown ids are ignored. */
     remove(userId: string): void {
-      const slot = slotOf.get(userId);
-      if (slot === undefined) return;
+      const slot = ids.slotOf(userId);
+      if (slot < 0) return;
       leaveCell(slot);
-      slotOf.delete(userId);
-      ids[slot] = undefined;
+      ids.delete(userId);
       freeSlots.push(slot);
     },
 
@@ -282,7 +279,7 @@ export function createCandidateIndex(initialCapacity = 1024) {
      * order, which is user id order: random in space). Done after a load; later upserts append.
      */
     compact(): void {
-      const order = new Int32Array(slotOf.size);
+      const order = new Int32Array(ids.size);
       let next = 0;
       for (const members of cells.values()) {
         for (const slot of members) {
@@ -291,14 +288,12 @@ export function createCandidateIndex(initialCapacity = 1024) {
         }
       }
       relayout(Math.max(16, order.length), order);
-      slotOf.clear();
       let start = 0;
       for (const members of cells.values()) {
         for (let i = 0; i < members.length; i += 1) {
           const slot = start + i;
           members[i] = slot;
           positionInCell[slot] = i;
-          slotOf.set(ids[slot] as string, slot);
         }
         start += members.length;
       }
@@ -358,17 +353,16 @@ export function createCandidateIndex(initialCapacity = 1024) {
       const longitudes = longitude;
       const cosines = cosLatitude;
       const maxDistances = maxDistance;
-      const slotIds = ids;
       const afterScore = after ? after.score : MAX_SCORE + 1;
       const afterKm = after ? after.distanceKm : 0;
       const afterId = after ? after.userId : '';
-      const viewerSlot = slotOf.get(viewer.userId) ?? -1;
+      const viewerSlot = ids.slotOf(viewer.userId);
       if (excludedMarks.length < capacity) excludedMarks = new Uint8Array(capacity);
       const marks = excludedMarks;
       const marked: number[] = [];
       for (const id of excluded) {
-        const slot = slotOf.get(id);
-        if (slot !== undefined && marks[slot] === 0) {
+        const slot = ids.slotOf(id);
+        if (slot >= 0 && marks[slot] === 0) {
           marks[slot] = 1;
           marked.push(slot);
         }
@@ -415,12 +409,13 @@ export function createCandidateIndex(initialCapacity = 1024) {
           candidate.gym = gym[slot] as string;
           const score = Math.min(MAX_SCORE, Math.max(0, Math.round(compatibilityPoints(features, candidate))));
           total += 1;
-          // After the key in deck order (compareEntries > 0), without an entry per candidate.
+          // After the key in deck order, without an entry per candidate. Ranks of equal score and
+          // distance keep the uuid order the SQL query uses (byte order = lower-case hex order).
           if (
             after &&
             !(
               score < afterScore ||
-              (score === afterScore && (km > afterKm || (km === afterKm && (slotIds[slot] as string) > afterId)))
+              (score === afterScore && (km > afterKm || (km === afterKm && ids.compareAt(slot, afterId) > 0)))
             )
           ) {
             continue;
@@ -440,12 +435,22 @@ export function createCandidateIndex(initialCapacity = 1024) {
         kept += perScore[lowest] as number;
         if (kept >= size) break;
       }
-      const kept: IndexEntry[] = [];
-      for (let i = 0; i < found; i += 1) {
-        const score = scratchScores[i] as number;
-        if (score >= lowest) kept.push([ids[scratchSlots[i] as number] as string, score, scratchKm[i] as number]);
-      }
-      const entries = kept.sort(compareEntries).slice(0, size);
+      // Sorted as positions in the scratch arrays (deck order: score desc, km asc, id), so an id
+      // string is made only for the entries returned.
+      const kept: number[] = [];
+      for (let i = 0; i < found; i += 1) if ((scratchScores[i] as number) >= lowest) kept.push(i);
+      const scores = scratchScores;
+      const kms = scratchKm;
+      const slots = scratchSlots;
+      kept.sort(
+        (x, y) =>
+          (scores[y] as number) - (scores[x] as number) ||
+          (kms[x] as number) - (kms[y] as number) ||
+          ids.compareSlots(slots[x] as number, slots[y] as number),
+      );
+      const entries = kept
+        .slice(0, size)
+        .map((i): IndexEntry => [ids.idAt(slots[i] as number), scores[i] as number, kms[i] as number]);
       return { entries, total };
     },
 
@@ -472,10 +477,9 @@ export function createCandidateIndex(initialCapacity = 1024) {
         commitment,
         frequency,
         social,
-      ].reduce((sum, array) => sum + array.byteLength, 0);
-      // Per profile: its id string (~56 B), its Map entry (~40 B), two array slots (ids, gym: 16 B),
-      // its place in a cell list (8 B).
-      const estimated = slotOf.size * (56 + 40 + 16 + 8) + capacity * 16;
+      ].reduce((sum, array) => sum + array.byteLength, ids.byteLength());
+      // Per profile: its gym array slot and its place in a cell list (8 B each).
+      const estimated = ids.size * 16 + capacity * 8;
       return { typedBytes: typed, estimatedBytes: typed + estimated, capacity };
     },
   };
