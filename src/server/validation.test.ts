@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { AppError } from './errors.ts';
-import { isArrayForObject, parseInput } from './validation.ts';
+import { checkInput, parseInput } from './validation.ts';
 
 const Optional = v.object({ note: v.optional(v.string()) });
 
@@ -35,8 +35,8 @@ describe('parseInput', () => {
   it('still parses an object, and an array where the schema is an array', () => {
     expect(parseInput(Optional, { note: 'hola' })).toEqual({ note: 'hola' });
     expect(parseInput(v.array(v.string()), ['a'])).toEqual(['a']);
-    expect(isArrayForObject(v.array(v.string()), [])).toBe(false);
-    expect(isArrayForObject(v.pipe(Optional, v.readonly()), [])).toBe(true);
+    expect(checkInput(v.array(v.string()), [])).toEqual({ success: true, output: [] });
+    expect(checkInput(v.pipe(Optional, v.readonly()), [])).toEqual({ success: false, message: undefined });
   });
 
   it("answers the schema's Spanish message, and a generic one for valibot's English defaults", () => {

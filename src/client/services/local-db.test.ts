@@ -14,6 +14,7 @@ import {
   type LocalDb,
   localDbName,
   markAllNotificationsRead,
+  newestReceivedMessageId,
   openLocalDb,
   putNotifications,
   readDeck,
@@ -79,6 +80,28 @@ describe('local store: messages', () => {
     await upsertMessages(db, [serverMessage(3), serverMessage(1), serverMessage(2)]);
     const rows = await readMessages(db, 'c1');
     expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, null]);
+  });
+
+  it('finds the newest message from the other person, past our own and our pending ones', async () => {
+    fresh();
+    const ours = { senderId: 'b', sender_id: 'b', receiverId: 'a' };
+    expect(await newestReceivedMessageId(db, 'c1', 'b')).toBeUndefined();
+    await upsertMessages(db, [
+      serverMessage(2),
+      serverMessage(1),
+      serverMessage(3, ours),
+      serverMessage(9, { conversationId: 'c2' }),
+    ]);
+    await db.messages.put({
+      ...serverMessage(0, ours),
+      _id: 'local:p',
+      key: 'p',
+      clientId: 'p',
+      seq: null,
+      status: 'sending',
+    });
+    expect(await newestReceivedMessageId(db, 'c1', 'b')).toBe('m2');
+    expect(await newestReceivedMessageId(db, 'c1', 'a')).toBe('m3');
   });
 
   it('upserts by id: the same message twice is one row with the newer fields', async () => {

@@ -198,6 +198,24 @@ export async function readMessages(db: LocalDb, conversationId: string): Promise
   return rows.sort(compareMessages);
 }
 
+/**
+ * The newest message of the conversation from the other person (theirs always carry a `seq`):
+ * read from the end of the seq index, so a long thread is not read whole.
+ */
+export async function newestReceivedMessageId(
+  db: LocalDb,
+  conversationId: string,
+  ownUserId: string,
+): Promise<string | undefined> {
+  const newest = await db.messages
+    .where('[conversationId+seq]')
+    .between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey])
+    .reverse()
+    .filter((message) => message.senderId !== ownUserId)
+    .first();
+  return newest?._id;
+}
+
 /** Receipts for our own messages (`messageIds` absent: all of ours in the conversation). */
 export async function applyReceiptToDb(
   db: LocalDb,

@@ -10,6 +10,7 @@ import { markReadUpTo } from './chat-outbox.ts';
 import {
   currentDb,
   hasPendingOutboxItem,
+  newestReceivedMessageId,
   type OutboxItem,
   readMessages,
   type StoredMessage,
@@ -100,8 +101,7 @@ export async function markConversationRead(): Promise<void> {
   // Read up to the newest message shown, not whatever the server holds when the mark arrives: a
   // mark replayed late (offline, a slow outbox) must not read what came after (decision 0040).
   // The screen mirrors the local store, which may hold messages the view has not re-read yet.
-  const shown = await readMessages(db, conversationId);
-  const upToMessageId = shown.findLast((message) => message.senderId !== own)?._id;
+  const upToMessageId = await newestReceivedMessageId(db, conversationId, own);
   const json: MarkReadRequest | undefined = upToMessageId ? { upToMessageId } : undefined;
   const isSameMark = (item: OutboxItem) => markReadUpTo(item) === upToMessageId;
   if (await hasPendingOutboxItem(db, conversationId, 'markRead', isSameMark)) return;

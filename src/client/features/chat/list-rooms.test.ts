@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConversationSummary } from '#shared/chat/chat-schemas';
 import { conversationSummary } from './conversation-fixture.ts';
 
 /** The real connection service over a socket stand-in that records emits and holds the join acks. */

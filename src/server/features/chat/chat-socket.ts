@@ -16,7 +16,7 @@ import {
 } from '#shared/chat/socket-events';
 import type { Logger } from '../../logger.ts';
 import { type SocketAuth, userRoom } from '../../plugins/realtime-auth.ts';
-import { isArrayForObject } from '../../validation.ts';
+import { checkInput } from '../../validation.ts';
 import { ackError, type ChatRealtime, type ChatService } from './chat-service.ts';
 
 /** What the auth and presence layers keep on each socket. */
@@ -107,13 +107,9 @@ export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: 
   ) => {
     const reply: AckFn = typeof ack === 'function' ? (ack as AckFn) : () => {};
     const userId = socket.data.auth?.userId;
-    if (isArrayForObject(schema, payload)) {
-      reply(invalidEventAck(undefined));
-      return;
-    }
-    const parsed = v.safeParse(schema, payload, { abortEarly: true });
+    const parsed = checkInput(schema, payload);
     if (!userId || !parsed.success) {
-      reply(invalidEventAck(parsed.issues?.[0]?.message));
+      reply(invalidEventAck(parsed.success ? undefined : parsed.message));
       return;
     }
     run(userId, parsed.output).then(
@@ -199,6 +195,5 @@ export function attachChatSocket(io: Server, deps: { chat: ChatService; logger: 
 
 /** A malformed payload's answer: the schema's own Spanish text when it has one (blank, too long…). */
 function invalidEventAck(message: string | undefined): SocketAck {
-  const isSpanish = typeof message === 'string' && !/^Invalid /.test(message);
-  return { ok: false, message: isSpanish ? message : CHAT_MESSAGES.invalidEvent, status: 400, errorType: 'VALIDATION' };
+  return { ok: false, message: message ?? CHAT_MESSAGES.invalidEvent, status: 400, errorType: 'VALIDATION' };
 }
