@@ -25,6 +25,43 @@ if (!process.env.E2E_DATA_DIR) {
 }
 const port = Number(process.env.E2E_PORT);
 
+/**
+ * The seeded demo server: `npm run seed` on a fresh DATA_DIR, then the built server on it, once per
+ * run, for the journeys on the demo account (demo-account.spec.ts, spec-screens.spec.ts read
+ * E2E_DEMO_URL). Started unless the command line names only other spec files.
+ */
+process.env.E2E_DEMO_PORT ??= String(await freePort());
+if (!process.env.E2E_DEMO_DATA_DIR) {
+  process.env.E2E_DEMO_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'entreno-e2e-demo-'));
+  chmodSync(process.env.E2E_DEMO_DATA_DIR, 0o711);
+}
+const demoPort = Number(process.env.E2E_DEMO_PORT);
+process.env.E2E_DEMO_URL = `http://localhost:${demoPort}`;
+const DEMO_SPECS = /demo-account|spec-screens/;
+const positional = process.argv.slice(process.argv.indexOf('test') + 1).filter((arg) => !arg.startsWith('-'));
+const namesOnlyOtherSpecs =
+  positional.length > 0 &&
+  positional.every((arg) => /spec|\.ts$|\//.test(arg)) &&
+  !positional.some((arg) => DEMO_SPECS.test(arg));
+
+/** What every server of the run shares: its own embedded database, test mode, loose per-IP limits. */
+const serverEnv = (serverPort: number, dataDir: string) => ({
+  NODE_ENV: 'test',
+  PORT: String(serverPort),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  // The journeys run on the server's own embedded database, never on the shared PostgreSQL and
+  // Redis that CI exports for the integration suite: state left there by an earlier run (or an
+  // older migration order) must not decide whether this one starts. Empty counts as unset.
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  PUBLIC_ORIGIN: `http://localhost:${serverPort}`,
+  LOG_LEVEL: 'warn',
+  DEMO_DATA: '0',
+  // Every test comes from 127.0.0.1; per-account and per-phone limits still apply as in production.
+  RATE_LIMIT_IP_FACTOR: '50',
+});
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
@@ -32,49 +69,53 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
-  // One retry on CI: a journey that fails twice fails the run; one that passes on retry is reported
-  // as flaky in the list output and must be fixed, not ignored.
+  // One retry on CI: a journey that passes on its retry is reported as flaky in the list output…
   retries: process.env.CI ? 1 : 0,
+  // …and fails the run: the retry only reports the flake (with its trace), it never hides it.
+  failOnFlakyTests: !!process.env.CI,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
     browserName: 'chromium',
     locale: 'es-ES',
+    // Journeys run with reduced motion: software-rendered animations were a third of the suite's
+    // CPU (docs/performance.md "The test suite", session 10). The journeys about motion say
+    // `test.use({ reducedMotion: 'no-preference' })`; the app's default-motion path stays tested there.
+    reducedMotion: 'reduce',
     timezoneId: 'Europe/Madrid',
     serviceWorkers: 'allow',
-    // Recording a trace costs CPU in the browser (DOM snapshots, a screencast) and in the worker on
-    // every action of every journey. On CI a journey that fails is retried once with its trace on,
-    // which is the failure it leaves to look at; locally (no retry) the trace of a failure is kept.
-    // With the journeys' own contexts closed at their end (helpers/test.ts), a same-run A/B of
-    // offline, accessibility and chat (20 journeys side by side, load 20–34): 150 → 78 CPU seconds.
+    // A trace only where a failure is left to look at: CI's retry, a local failure (its cost:
+    // docs/performance.md "The test suite").
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
-  webServer: {
-    command: 'node dist/server/main.js',
-    url: `http://localhost:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    // The app drains, then stops its embedded PostgreSQL (which would also stop by itself).
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      // The journeys run on the server's own embedded database, never on the shared PostgreSQL and
-      // Redis that CI exports for the integration suite: state left there by an earlier run (or an
-      // older migration order) must not decide whether this one starts. Empty counts as unset.
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      PUBLIC_ORIGIN: `http://localhost:${port}`,
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: '0',
-      // Every test comes from 127.0.0.1; per-account and per-phone limits still apply as in production.
-      RATE_LIMIT_IP_FACTOR: '50',
+  webServer: [
+    {
+      command: 'node dist/server/main.js',
+      url: `http://localhost:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      // The app drains, then stops its embedded PostgreSQL (which would also stop by itself).
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      env: serverEnv(port, process.env.E2E_DATA_DIR),
     },
-  },
+    ...(namesOnlyOtherSpecs
+      ? []
+      : [
+          {
+            // The README's seed command itself (a few people keep it quick), then the server on its data.
+            command: 'npm run --silent seed -- 12 >/dev/null && exec node dist/server/main.js',
+            url: `${process.env.E2E_DEMO_URL}/api/health`,
+            reuseExistingServer: false,
+            timeout: 180_000,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+            gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+            env: serverEnv(demoPort, process.env.E2E_DEMO_DATA_DIR),
+          },
+        ]),
+  ],
 });

@@ -1,7 +1,41 @@
-import { defineConfig, presetWind4 } from 'unocss';
+import { icons as lucide } from '@iconify-json/lucide';
+import { defineConfig, presetIcons, presetWind4 } from 'unocss';
+
+/** Lucide redrawn: every icon's markup passed through `restyle` (heavier strokes, filled shapes). */
+function lucideRestyled(restyle: (body: string) => string) {
+  const icons = Object.fromEntries(
+    Object.entries(lucide.icons).map(([name, icon]) => [name, { ...icon, body: restyle(icon.body) }]),
+  );
+  return { ...lucide, icons };
+}
+
+const stroke = (width: string) => (body: string) => body.replaceAll('stroke-width="2"', `stroke-width="${width}"`);
 
 export default defineConfig({
-  presets: [presetWind4({ preflights: { reset: true } })],
+  presets: [
+    presetWind4({ preflights: { reset: true } }),
+    // src/client/ui/icons.tsx: pure CSS masks over currentColor (laid out by the preflight below).
+    presetIcons({
+      mode: 'mask',
+      scale: 1,
+      collections: {
+        lucide: () => lucide,
+        lucide15: () => lucideRestyled(stroke('1.5')),
+        lucide225: () => lucideRestyled(stroke('2.25')),
+        lucide25: () => lucideRestyled(stroke('2.5')),
+        lucide275: () => lucideRestyled(stroke('2.75')),
+        lucide3: () => lucideRestyled(stroke('3')),
+        lucidefill: () => lucideRestyled((body) => body.replaceAll('fill="none"', 'fill="currentColor"')),
+      },
+    }),
+  ],
+  // Icons laid out like the SVGs they replaced: the reset makes an svg a block, middle-aligned
+  // (and, sizeless, it shrinks in a crowded flex row like them). A preflight: utilities win.
+  preflights: [
+    {
+      getCSS: () => "[class^='i-lucide'],[class*=' i-lucide']{display:block;vertical-align:middle}",
+    },
+  ],
   theme: {
     colors: {
       // The manifest's theme colour (#f97316) is brand-500. Text and filled buttons on light

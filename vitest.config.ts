@@ -1,29 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The integration suite, on one database server for the whole run (tests/helpers/database-setup.ts):
- * the embedded PostgreSQL that `npm start` runs (in-process realtime and limits), or DATABASE_URL's
- * PostgreSQL with Redis (the scaled mode).
+ * The integration suite, on one database server per setup for the whole run
+ * (tests/helpers/database-setup.ts). Each file runs ONCE, on the setup it is about, which its first
+ * line names (a file without the mark fails the run):
  *
- * Not isolated: every file of a project runs in one worker that imports the server once. Isolated,
- * each file imported the whole server again, which was about half of the suite's CPU time (a same-run
- * A/B on 8 files: 50 → 26 CPU seconds). Every file already starts its own apps on databases of its
- * own and sets no global state (no mocks, no environment changes), which is what makes sharing the
- * module graph safe. Each project is its own group (`groupOrder`), so its files follow one another
- * in the same worker instead of being interleaved with another project's (which would start a new
- * worker, and import everything again, at each switch).
+ *   // @setup embedded   the embedded PostgreSQL that `npm start` runs (in-process realtime and limits)
+ *   // @setup scaled     DATABASE_URL's PostgreSQL 15 with REDIS_URL's Redis: the Redis adapter, limits
+ *                        and invalidations over Redis, several nodes, photos and secrets in PostgreSQL,
+ *                        the load balancer, every migration and the hot statements (pg15-smoke)
  *
- * Several workers per project (`maxWorkers`; vitest's default on this 2-core machine is one): the
- * integration files mostly wait (sockets, timers, CREATE/DROP DATABASE on a PostgreSQL that
- * fsyncs), so one worker left the machine idle (load ~1.4) for the whole 650 s of the suite. Each
- * worker imports the server once and then takes file after file of its project. Files already
- * share nothing (own apps, own databases, own Redis key prefix), which is what makes this safe.
+ * Without DATABASE_URL (a laptop without the services) the scaled files run on the embedded server,
+ * where their scaled parts skip themselves (`describe.runIf`), as before.
+ *
+ * Files are not isolated and each project has several workers: files share nothing (own apps, own
+ * databases, own Redis key prefix), so they may share one import of the server; why, with the
+ * measurements, is docs/performance.md "The test suite".
  */
-const integration = (name: string, database: 'embedded' | 'postgres', groupOrder: number, maxWorkers: number) => ({
+const INTEGRATION_DIR = 'tests/integration';
+const SETUP_MARK = /^\/\/ @setup (embedded|scaled)\b/;
+
+/** Every integration file by the setup its first line names; throws on a file without the mark. */
+function integrationFilesBySetup(): { embedded: string[]; scaled: string[] } {
+  const files = { embedded: [] as string[], scaled: [] as string[] };
+  const unmarked: string[] = [];
+  for (const entry of readdirSync(INTEGRATION_DIR, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.test.ts')) continue;
+    const file = `${INTEGRATION_DIR}/${entry.split('\\').join('/')}`;
+    const setup = SETUP_MARK.exec(readFileSync(file, 'utf8'))?.[1] as 'embedded' | 'scaled' | undefined;
+    if (setup) files[setup].push(file);
+    else unmarked.push(file);
+  }
+  if (unmarked.length > 0) {
+    throw new Error(
+      `Each integration file must name its setup on its first line, \`// @setup embedded\` or \`// @setup scaled\` (vitest.config.ts); missing in: ${unmarked.join(', ')}`,
+    );
+  }
+  return files;
+}
+
+const bySetup = integrationFilesBySetup();
+const isScaledConfigured = !!process.env.DATABASE_URL;
+
+const integration = (
+  name: string,
+  database: 'embedded' | 'postgres',
+  include: string[],
+  groupOrder: number,
+  maxWorkers: number,
+) => ({
   extends: true as const,
   test: {
     name,
-    include: ['tests/integration/**/*.test.ts'],
+    include,
     env: { TEST_DATABASE: database },
     globalSetup: ['tests/helpers/database-setup.ts'],
     testTimeout: 30_000,
@@ -47,9 +77,18 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      integration('integration-embedded', 'embedded', 1, 3),
-      // The same suite on the real PostgreSQL (and Redis) whenever they are configured; CI sets both.
-      ...(process.env.DATABASE_URL ? [integration('integration-postgres', 'postgres', 2, 4)] : []),
+      integration(
+        'integration-embedded',
+        'embedded',
+        isScaledConfigured ? bySetup.embedded : [...bySetup.embedded, ...bySetup.scaled],
+        1,
+        3,
+      ),
+      // The scaled files on the real PostgreSQL and Redis whenever they are configured; CI sets both.
+      // Two workers: these are the heavy files (child processes started from sources, nginx, two
+      // nodes each); four side by side at load 30 ran past a node's 45 s start-up (two-processes,
+      // chat-crash). All 17 in 171 s wall, 62 s CPU with two, at load 18-20.
+      ...(isScaledConfigured ? [integration('integration-scaled', 'postgres', bySetup.scaled, 2, 2)] : []),
       // `npm run test:faults`: private PostgreSQL and Redis stopped and started under traffic (slow).
       ...(process.env.ENTRENO_FAULTS === '1'
         ? [

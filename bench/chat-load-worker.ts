@@ -17,9 +17,15 @@ export type ChatLoad = {
   /** One auth object per socket. */
   auth: Record<string, string>[];
   pairs: ChatPair[];
+  /**
+   * Group conversations (docs/decisions/0056), as pairs: two of a group's members send to each
+   * other in it (no receiver named) and every member's socket hears `newMessage`.
+   */
+  groups?: ChatPair[];
 };
 export type ChatReady = { connectMs: number };
-export type ChatStep = { rate: number; warmup: number; count: number };
+/** `inGroups`: this step sends in `groups` instead of `pairs`. */
+export type ChatStep = { rate: number; warmup: number; count: number; inGroups?: boolean };
 export type ChatLoadResult = {
   latenciesMs: number[];
   errors: number;
@@ -48,8 +54,11 @@ for (let start = 0; start < load.auth.length; start += 100) {
 }
 
 const waiting = new Map<string, () => void>();
-for (const pair of load.pairs) {
+const listening = new Set<number>();
+for (const pair of [...load.pairs, ...(load.groups ?? [])]) {
   for (const index of [pair.a, pair.b]) {
+    if (listening.has(index)) continue;
+    listening.add(index);
     (sockets[index] as Socket).on('newMessage', (message: { text?: string }) => {
       const done = message.text ? waiting.get(message.text) : undefined;
       if (done) {
@@ -62,9 +71,9 @@ for (const pair of load.pairs) {
 
 const runId = Math.random().toString(36).slice(2, 8);
 let sequence = 0;
-const send = (label: string) => (index: number) => {
-  const pair = load.pairs[index % load.pairs.length] as ChatPair;
-  const forward = Math.floor(index / load.pairs.length) % 2 === 0;
+const send = (label: string, pairs: ChatPair[]) => (index: number) => {
+  const pair = pairs[index % pairs.length] as ChatPair;
+  const forward = Math.floor(index / pairs.length) % 2 === 0;
   const sender = sockets[forward ? pair.a : pair.b] as Socket;
   sequence += 1;
   const text = `${label}-${runId}-${sequence}`;
@@ -92,8 +101,9 @@ const send = (label: string) => (index: number) => {
 };
 
 parentPort?.on('message', async (step: ChatStep) => {
-  if (step.warmup > 0) await openLoop({ rate: step.rate, count: step.warmup, fire: send('warm') });
-  const result = await openLoop({ rate: step.rate, count: step.count, fire: send('m') });
+  const pairs = step.inGroups ? (load.groups ?? []) : load.pairs;
+  if (step.warmup > 0) await openLoop({ rate: step.rate, count: step.warmup, fire: send('warm', pairs) });
+  const result = await openLoop({ rate: step.rate, count: step.count, fire: send('m', pairs) });
   parentPort?.postMessage({
     latenciesMs: result.latenciesMs,
     errors: result.errors,

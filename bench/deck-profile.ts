@@ -13,11 +13,8 @@ import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { App } from '../src/server/app.ts';
-import {
-  createRecommendationRepository,
-  type DeckViewer,
-} from '../src/server/features/discovery/recommendation-repository.ts';
-import { deckViewerOf } from '../src/server/features/discovery/recommendation-service.ts';
+import { type DeckViewer, deckViewerOf } from '../src/server/features/discovery/ranking/deck-viewer.ts';
+import { createRecommendationRepository } from '../src/server/features/discovery/recommendation-repository.ts';
 import { createProfileRepository } from '../src/server/features/profiles/profile-repository.ts';
 import { DATABASE_URL, embeddedApp, listen, postgresApp, rows, type Scale } from './data/datasets.ts';
 import type { HttpLoad, HttpLoadResult, HttpRequestSpec } from './http-load-worker.ts';

@@ -29,7 +29,7 @@ export async function benchHttpOverhead() {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const barePort = (bare.address() as AddressInfo).port;
 
-  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), inMemoryDatabase: true };
+  const config = { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), isEphemeral: true };
   const app = await buildApp(config);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const appPort = (app.http.server.address() as AddressInfo).port;

@@ -1,12 +1,12 @@
 /**
- * The limiter swap (docs/decisions/0021): `plugins/rate-limit.ts` on rate-limiter-flexible against
+ * The limiter swap (docs/decisions/0021): `infra/rate-limit.ts` on rate-limiter-flexible against
  * the hand-written limiter it replaced (kept below, verbatim in what it does, as the baseline),
  * in the same run: in memory, and on Redis when REDIS_URL is set. Each figure is the time of one
  * `consume`, sequential (one at a time) and with 64 in flight.
  */
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import { systemClock } from '../src/server/clock.ts';
+import { systemClock } from '../src/server/infra/clock.ts';
 import {
   createFailFastRedis,
   createMemoryRateLimiter,
@@ -14,7 +14,7 @@ import {
   type RateLimitCheck,
   type RateLimiter,
   type RateLimitRule,
-} from '../src/server/plugins/rate-limit.ts';
+} from '../src/server/infra/rate-limit.ts';
 import type { BenchResult } from './load.ts';
 
 const OPERATIONS = Number(process.env.BENCH_LIMITER_OPS ?? 50_000);
@@ -97,7 +97,7 @@ function lines(label: string, measured: { sequentialUs: number; concurrentUs: nu
 
 export async function benchLimiter(): Promise<BenchResult> {
   const result: BenchResult = {
-    name: `Rate limiter: rate-limiter-flexible (plugins/rate-limit.ts) vs the hand-written limiter it replaced (baseline), ${KEYS} keys`,
+    name: `Rate limiter: rate-limiter-flexible (infra/rate-limit.ts) vs the hand-written limiter it replaced (baseline), ${KEYS} keys`,
     lines: [],
   };
   const memoryBaseline = await measure(legacyMemoryLimiter(), OPERATIONS, 64);

@@ -92,7 +92,7 @@ async function prepare(url: string, dataDir: string, tokenSecret: string, pairCo
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
     databaseUrl: `postgresql://postgres@localhost/entreno?host=${encodeURIComponent(path.join(dataDir, 'pg'))}`,
     tokenSecret,
-    inMemoryDatabase: true,
+    isEphemeral: true,
   });
   try {
     await generateDataset((statement) => helper.database.db.execute(sql.raw(statement)), {

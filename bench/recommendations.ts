@@ -2,11 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { App } from '../src/server/app.ts';
-import {
-  createRecommendationRepository,
-  type DeckViewer,
-} from '../src/server/features/discovery/recommendation-repository.ts';
-import { deckViewerOf } from '../src/server/features/discovery/recommendation-service.ts';
+import { type DeckViewer, deckViewerOf } from '../src/server/features/discovery/ranking/deck-viewer.ts';
+import { createRecommendationRepository } from '../src/server/features/discovery/recommendation-repository.ts';
 import { createProfileRepository } from '../src/server/features/profiles/profile-repository.ts';
 import { renderLatencyChart } from './chart.ts';
 import { DATABASE_URL, listen, embeddedApp, postgresApp, rows, type Scale } from './data/datasets.ts';

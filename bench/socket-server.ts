@@ -28,7 +28,7 @@ if (mode === 'bare') {
 } else {
   const config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/entreno-bench' }),
-    inMemoryDatabase: true,
+    isEphemeral: true,
     tokenSecret: randomBytes(32).toString('hex'),
     // One user's token opens every socket, all from loopback: the caps would refuse them.
     socketsPerUser: 1_000_000,

@@ -5,7 +5,7 @@
  * load but work per request much less. Every swiper's session is warmed first (one swipe each).
  * The HTTP load runs in a worker thread, so the main thread's CPU is the server's (and the
  * database driver's). Prints, per swipe and round: CPU of the main thread and of the PostgreSQL
- * processes, statements, latency; then the sweep's baseline (a bare INSERT INTO swipes through
+ * processes, statements, latency, the sizes of the swipes' self-forming batches; then the sweep's baseline (a bare INSERT INTO swipes through
  * the same pool, same rate) measured the same way; with BENCH_COST_SAMPLING=1 a CPU profile of
  * the last round by function (wall-clock samples: time in a syscall includes waiting for the
  * CPU on a loaded host). BENCH_COST_DB=postgres: DATABASE_URL. BENCH_COST_LOG_LEVEL (default
@@ -19,6 +19,7 @@ import os from 'node:os';
 import pino from 'pino';
 import type { App } from '../src/server/app.ts';
 import type { Config } from '../src/server/config.ts';
+import { describeBatchSizes, takeBatchSizes } from '../src/server/infra/batcher.ts';
 import { embeddedApp, listen, postgresApp } from './data/datasets.ts';
 import type { HttpLoad, HttpLoadResult } from './http-load-worker.ts';
 import { type BenchResult, openLoop } from './load.ts';
@@ -50,7 +51,6 @@ const load = () =>
     .join(' ')}`;
 
 export async function benchSwipeCost(): Promise<BenchResult> {
-  if (SCALE.profiles !== SWIPE_SCALE.profiles) throw new Error('set BENCH_SWIPE_PROFILES for swipe-cost');
   const pool = instrumentPool();
   const overrides: Partial<Config> = { logLevel: LOG_LEVEL };
   // pino's own destination (sonic-boom), what it writes stdout with.
@@ -64,7 +64,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
   ];
   try {
     const url = await listen(app);
-    const { takeKs, requests, forget } = await swipeRequests(app, url);
+    const { takeKs, requests, forget } = await swipeRequests(app, url, SCALE.profiles);
     // Unmeasured: JIT, prepared statements on every pool connection, every swiper's session
     // cached (one swipe each, 8 in flight), as a person swiping every few seconds has it.
     await runWorker<HttpLoadResult>('./http-load-worker.ts', {
@@ -92,6 +92,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
       const loadBefore = load();
       const mainBefore = await mainThreadCpuMs();
       const schedulerBefore = await schedulerCounters();
+      takeBatchSizes();
       const result = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
         rate: RATE,
         requests: batch,
@@ -99,6 +100,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
       const mainMs = (await mainThreadCpuMs()) - mainBefore;
       const schedulerAfter = await schedulerCounters();
       const statements = pool.stop();
+      const batches = takeBatchSizes().get('swipes') ?? new Map<number, number>();
       const backendMs = await backends.stop();
       if (isSampled) profile = ((await session.post('Profiler.stop')) as { profile: CpuProfile }).profile;
       sent = result.sent;
@@ -108,6 +110,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
       lines.push(
         `round ${round}${isSampled ? ' (profiled)' : ''}: ${sent} sent, ${result.errors} errors${result.overloaded ? ', OVERLOADED' : ''}, statuses ${JSON.stringify(result.statuses)} (${loadBefore} → ${load()})`,
         `  per swipe: main thread ${(mainMs / sent).toFixed(3)} ms CPU; PostgreSQL ${(backendMs / sent).toFixed(3)} ms CPU; ${(total / sent).toFixed(2)} statements; latency p50 ${latency.p50.toFixed(2)} ms p95 ${latency.p95.toFixed(2)} ms p99 ${latency.p99.toFixed(2)} ms`,
+        `  record_swipes batches (count×size): ${describeBatchSizes(batches)}`,
         `  main thread, scheduler (per swipe): on a core ${((schedulerAfter.onCpuMs - schedulerBefore.onCpuMs) / sent).toFixed(3)} ms, runnable but waiting for a core ${((schedulerAfter.waitingMs - schedulerBefore.waitingMs) / sent).toFixed(3)} ms; ${((schedulerAfter.involuntary - schedulerBefore.involuntary) / sent).toFixed(2)} involuntary and ${((schedulerAfter.voluntary - schedulerBefore.voluntary) / sent).toFixed(2)} voluntary context switches`,
       );
       if (round === ROUNDS) {
@@ -128,7 +131,7 @@ export async function benchSwipeCost(): Promise<BenchResult> {
     const bare = await openLoop({
       rate: RATE,
       count,
-      fire: (i) => bareSwipeInsert(app, i, firstK),
+      fire: (i) => bareSwipeInsert(app, i, firstK, SCALE.profiles),
     });
     const mainMs = (await mainThreadCpuMs()) - mainBefore;
     const backendMs = await backends.stop();

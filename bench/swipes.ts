@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { App } from '../src/server/app.ts';
+import { describeBatchSizes, takeBatchSizes } from '../src/server/infra/batcher.ts';
 import { renderLatencyChart } from './chart.ts';
 import { DATABASE_URL, listen, embeddedApp, postgresApp, type Scale } from './data/datasets.ts';
 import { benchUserId } from './data/generate.ts';
@@ -22,10 +23,10 @@ const CHART_DIR = path.resolve(import.meta.dirname, '../docs/performance');
  * Swipe i of a step: swiper s (1…SWIPERS) on the k-th user of its city, k from `firstK`; each step
  * takes fresh k's, so every measured swipe is a new pair (70 % dislikes, 20 % likes, 10 % superlikes).
  */
-function swipePair(index: number, firstK: number) {
+function swipePair(index: number, firstK: number, profiles = SWIPE_SCALE.profiles) {
   const swiper = (index % SWIPERS) + 1;
   const k = firstK + Math.floor(index / SWIPERS);
-  const target = ((swiper - 1 + 10 * k) % SWIPE_SCALE.profiles) + 1;
+  const target = ((swiper - 1 + 10 * k) % profiles) + 1;
   return { swiper: benchUserId(swiper), target: benchUserId(target) };
 }
 
@@ -41,8 +42,13 @@ async function forgetBenchSwipes(app: App) {
 }
 
 /** The sweep's baseline: swipe i of a step as a bare `INSERT INTO swipes` through the app's pool. */
-export function bareSwipeInsert(app: App, index: number, firstK: number): Promise<void> {
-  const { swiper, target } = swipePair(index, firstK);
+export function bareSwipeInsert(
+  app: App,
+  index: number,
+  firstK: number,
+  profiles = SWIPE_SCALE.profiles,
+): Promise<void> {
+  const { swiper, target } = swipePair(index, firstK, profiles);
   return app.database.db
     .execute(
       sql`insert into swipes (swiper_id, target_id, action, client_id)
@@ -53,9 +59,10 @@ export function bareSwipeInsert(app: App, index: number, firstK: number): Promis
 
 /**
  * Sessions for the SWIPERS and a maker of swipe requests on fresh pairs: `takeKs(count)` reserves
- * the k's of `count` swipes, `requests(firstK, count)` builds them (also bench/swipe-cost.ts).
+ * the k's of `count` swipes, `requests(firstK, count)` builds them (also bench/swipe-cost.ts, with
+ * its own number of `profiles`).
  */
-export async function swipeRequests(app: App, url: string) {
+export async function swipeRequests(app: App, url: string, profiles = SWIPE_SCALE.profiles) {
   await forgetBenchSwipes(app);
   const tokens = new Map<string, string>();
   for (let swiper = 1; swiper <= SWIPERS; swiper += 1) {
@@ -70,7 +77,7 @@ export async function swipeRequests(app: App, url: string) {
   };
   const requests = (firstK: number, n: number) =>
     Array.from({ length: n }, (_, index) => {
-      const { swiper, target } = swipePair(index, firstK);
+      const { swiper, target } = swipePair(index, firstK, profiles);
       const action = index % 10 < 7 ? 'dislike' : index % 10 < 9 ? 'like' : 'superlike';
       return {
         method: 'POST',
@@ -121,10 +128,14 @@ async function benchOne(label: string, app: App, rates: number[], chart: string,
     missesToStop: Number.POSITIVE_INFINITY,
     async measure(rate) {
       const count = rate * STEP_SECONDS;
+      takeBatchSizes();
       const result = await runWorker<HttpLoadResult>('./http-load-worker.ts', {
         rate,
         requests: requests(takeKs(count), count),
       } satisfies HttpLoad);
+      lines.push(
+        `app @ ${rate}/s: record_swipes batches (count×size) ${describeBatchSizes(takeBatchSizes().get('swipes') ?? new Map())}`,
+      );
       if (result.firstError) lines.push(`app @ ${rate}/s: first error ${result.firstError}`);
       return { ...result, ...(rss ? { rssMb: rss() } : {}) };
     },

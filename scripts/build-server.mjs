@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { main: 'src/server/main.ts', 'move-to-shared': 'src/server/db/move-to-shared-cli.ts' },
+  entryPoints: { main: 'src/server/main.ts', 'move-to-shared': 'src/server/tools/move-to-shared-cli.ts' },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

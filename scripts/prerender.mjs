@@ -71,7 +71,12 @@ for (const page of PAGES) {
   // Until the script runs, a button of the static page does nothing: it says so (aria-disabled),
   // so assistive technology, and automation that waits for enabled controls, wait for the live
   // one. Links work as they are (real addresses); the form is invisible for its first 600 ms.
-  const staticMarkup = markup.replaceAll('<button ', '<button aria-disabled="true" ');
+  // A field takes no typing either (readonly): the first render replaces the static markup, and
+  // what was typed into it was lost — an e-mail typed on a slow phone, and the journeys that
+  // filled the form before the script ran (auth-session's first journey was flaky on it).
+  const staticMarkup = markup
+    .replaceAll('<button ', '<button aria-disabled="true" ')
+    .replaceAll('<input ', '<input readonly="" aria-disabled="true" ');
   writeFileSync(path.join(clientDir, page.file), shell.replace(ROOT_ELEMENT, `<div id="root">${staticMarkup}</div>`));
   console.log(`prerender: ${page.url} → dist/client/${page.file} (${(markup.length / 1024).toFixed(1)} KB of markup)`);
 }

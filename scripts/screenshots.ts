@@ -110,7 +110,7 @@ async function installScreenshots(baseUrl: string): Promise<void> {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'entreno-screenshots-'));
 // The embedded PostgreSQL runs as its own user when this runs as root: it must enter DATA_DIR.
 chmodSync(dataDir, 0o711);
-execFileSync(process.execPath, ['--import', 'tsx', 'src/server/db/seed-cli.ts', '150'], {
+execFileSync(process.execPath, ['--import', 'tsx', 'src/server/tools/seed-cli.ts', '150'], {
   cwd: ROOT,
   env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],

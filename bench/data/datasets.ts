@@ -92,7 +92,7 @@ export async function embeddedApp(
   overrides: Partial<Config> = {},
   dependencies: AppDependencies = {},
 ) {
-  const app = await buildApp({ ...baseConfig(), inMemoryDatabase: true, ...overrides }, dependencies);
+  const app = await buildApp({ ...baseConfig(), isEphemeral: true, ...overrides }, dependencies);
   if (scale) {
     const started = performance.now();
     await generateDataset(execute(app), scale);

@@ -62,7 +62,7 @@ const EnvSchema = v.object({
       v.string(),
       v.trim(),
       v.regex(
-        /^(\d{1,2}|[0-9a-fA-F:.\/]+(\s*,\s*[0-9a-fA-F:.\/]+)*)?$/,
+        /^(\d{1,2}|[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*)?$/,
         'a hop count or a comma-separated list of proxy addresses',
       ),
     ),
@@ -101,9 +101,9 @@ export type Config = {
   /**
    * Throwaway state (tests, benches): generated secrets and VAPID keys kept in memory; without
    * DATABASE_URL also photos in memory and an embedded PostgreSQL in a temporary directory deleted
-   * on close (the name is from the in-memory PGlite this once was, docs/decisions/0019).
+   * on close.
    */
-  inMemoryDatabase: boolean;
+  isEphemeral: boolean;
   /**
    * Absent: generated once into the shared database (DATABASE_URL) or DATA_DIR/secrets.json
    * (embedded); docs/decisions/0024.
@@ -203,7 +203,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     publicOrigin,
     logLevel: parsed.LOG_LEVEL,
     clientDir: path.resolve(parsed.CLIENT_DIR),
-    inMemoryDatabase: false,
+    isEphemeral: false,
     tokenSecret: parsed.TOKEN_SECRET,
     shutdownDelayMs: parsed.SHUTDOWN_DELAY_MS,
     metricsToken: parsed.METRICS_TOKEN,

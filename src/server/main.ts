@@ -22,7 +22,7 @@ async function main() {
     app = await buildApp(config);
   } catch (error) {
     // The embedded database's problems (DATA_DIR held by another server, a cluster of another
-    // version) say what to do; a stack trace adds nothing.
+    // version, a full disk) say what to do in one line; a stack trace adds nothing.
     if (error instanceof EmbeddedDatabaseError) {
       console.error(error.message);
       process.exit(1);

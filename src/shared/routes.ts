@@ -25,6 +25,7 @@ export const APP_ROUTE_PATTERNS = [
   '/privacy',
   '/dev/outbox',
   '/dev/ui',
+  '/compartido/$token',
   '/home',
   '/config',
   '/matches',
@@ -33,6 +34,9 @@ export const APP_ROUTE_PATTERNS = [
   '/notifications',
   '/edit-profile',
   '/entrenos',
+  '/entrenos/abiertos',
+  '/entrenos/abiertos/nuevo',
+  '/entrenos/abiertos/$sessionId',
 ] as const;
 
 /**
@@ -69,4 +73,21 @@ export function isPublicPath(pathname: string): boolean {
 /** A protected path needs a valid token (spec 000 §2): one of PROTECTED_PATHS or a path below it. */
 export function isProtectedPath(pathname: string): boolean {
   return PROTECTED_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));
+}
+
+/**
+ * Where a sign-in may return to (docs/decisions/0044, /login?redirect=): a page of the signed-in
+ * area of this app, given as path, query and hash. Never another origin (`//evil.example`,
+ * `/\\evil.example`, or `/\t/evil.example`, which a browser reads as `//`), nor a public page.
+ */
+export function isSafeReturnPath(value: string): boolean {
+  if (value.length > 512 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return false;
+  // Browsers drop tabs and line breaks from addresses; no control character or space belongs here.
+  for (const character of value) {
+    const code = character.codePointAt(0) ?? 0;
+    if (code <= 0x20 || code === 0x7f) return false;
+  }
+  const pathname = value.split(/[?#]/, 1)[0] ?? '';
+  if (pathname.split('/').some((segment) => segment === '..' || segment === '.')) return false;
+  return isProtectedPath(pathname);
 }

@@ -1,33 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startServerProcess, type ServerProcess } from './helpers/server.ts';
 import { expect, test } from './helpers/test.ts';
+
+// No offline, push or install here: the service worker stays out, and with it the precache each new
+// context downloaded (docs/performance.md "The test suite").
+test.use({ serviceWorkers: 'block' });
 
 /**
  * #19 §4: `npm run seed` on a fresh install, then the README's demo account signs in through the
  * login screen and finds a living app: matches, conversations with unread messages, notifications
- * and an upcoming quedada.
+ * and an upcoming quedada. The seeded server is the run's demo server (playwright.config.ts).
  */
-let server: ServerProcess;
-
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'entreno-e2e-demo-'));
-  // The embedded PostgreSQL runs as its own user when the tests run as root: it must enter DATA_DIR.
-  chmodSync(dataDir, 0o711);
-  // The seed command itself (a few people keep it quick), on the data the server then opens.
-  // Its own embedded database: not the shared PostgreSQL/Redis CI exports (empty counts as unset).
-  execFileSync(process.execPath, ['--import', 'tsx', 'src/server/db/seed-cli.ts', '12'], {
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  server = await startServerProcess({ dataDir });
-});
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = { url: process.env.E2E_DEMO_URL as string };
 
 test('the demo account opens to matches, chats with unread messages, notifications and a quedada', async ({ page }) => {
   await page.goto(`${server.url}/login`);

@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from './helpers/test.ts';
 import { type Account, apiLogin, registerAccount } from './helpers/accounts.ts';
 import { pngPhoto } from './helpers/png.ts';
+import { storeSession } from './helpers/session.ts';
 
 // Discovery journeys (spec 001 §2, §4): the profile wizard, the deck, a mutual match, /matches
 // and the empty deck. The server runs with DEMO_DATA=0, so every other person is made here.
@@ -43,11 +44,10 @@ async function createProfile(
   expect(uploaded.status(), await uploaded.text()).toBe(200);
 }
 
+/** A stored session (helpers/session.ts), then /home: the login form is auth-session.spec.ts's. */
 async function signIn(page: Page, account: Account): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Contraseña', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Iniciar sesión', exact: true }).click();
+  await storeSession(page, account);
+  await page.goto('/home');
   await expect(page).toHaveURL(/\/home$/);
 }
 
@@ -253,6 +253,13 @@ test('with nobody in range the deck shows the empty state and the preferences di
   await dialog.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('No existen más perfiles para esa configuración')).toBeVisible();
+  // Issue #35: the empty deck offers the open sessions nearby.
+  await expect(page.getByRole('link', { name: 'Ver entrenos abiertos cerca' })).toHaveAttribute(
+    'href',
+    '/entrenos/abiertos',
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/empty-deck-open-sessions-390.png' });
 
   // /matches is empty and leads back to exploring.
   await page.goto('/matches');

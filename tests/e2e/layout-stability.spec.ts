@@ -1,5 +1,5 @@
 /**
- * QUALITY 28: no layout shift when the deck, the chat or the lists load. Every `layout-shift`
+ * QUALITY 28: no layout shift when the deck, the chat, the lists or /config load. Every `layout-shift`
  * entry not caused by input is summed from navigation until the screen has settled.
  */
 import { matchedPair, pageFor, sendMessage } from './helpers/chat-setup.ts';
@@ -26,15 +26,37 @@ async function recordLayoutShifts(page: Page): Promise<void> {
   });
 }
 
+/** The page's HTTP requests under way (the socket's long polls aside), by request. */
+function trackRequests(page: Page): Set<unknown> {
+  const inFlight = new Set<unknown>();
+  page.on('request', (request) => {
+    if (!request.url().includes('/socket.io/')) inFlight.add(request);
+  });
+  page.on('requestfinished', (request) => inFlight.delete(request));
+  page.on('requestfailed', (request) => inFlight.delete(request));
+  return inFlight;
+}
+
 async function shiftsAfterLoading(page: Page, path: string, ready: () => Promise<void>): Promise<string[]> {
+  const inFlight = trackRequests(page);
   await page.goto(path);
   await ready();
-  // Late images, fonts and list pages have had time to land.
-  await page.waitForTimeout(1500);
+  // Settled, instead of a fixed wait: no request under way (list pages, photos), the fonts loaded,
+  // every image decoded, and two frames painted after that — twice in a row, since a screen may
+  // ask for more once the first answers arrive.
+  for (let quiet = 0; quiet < 2; ) {
+    await expect.poll(() => inFlight.size, { timeout: 20_000 }).toBe(0);
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+      await Promise.all([...document.images].map((image) => image.decode().catch(() => undefined)));
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
+    quiet = inFlight.size === 0 ? quiet + 1 : 0;
+  }
   return page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
 }
 
-test('the deck, the lists and the chat load without layout shifts', async ({ browser, request }) => {
+test('the deck, the lists, the chat and /config load without layout shifts', async ({ browser, request }) => {
   const { a, b, conversationId } = await matchedPair(request);
   for (const text of ['¿Entrenamos el lunes?', 'Vale, a las 7', 'Perfecto, nos vemos allí']) {
     await sendMessage(request, b, a, conversationId, text);
@@ -64,6 +86,9 @@ test('the deck, the lists and the chat load without layout shifts', async ({ bro
       () => expect(page.getByText('Perfecto, nos vemos allí')).toBeVisible({ timeout: 15_000 }),
     ],
     ['/notifications', () => expect(page.getByText(/Marcos|Bienvenid/).first()).toBeVisible({ timeout: 15_000 })],
+    // Sections shown while the settings load jump down when they arrive: a press on «Cerrar
+    // sesión» landing as they did opened nothing (issue #33).
+    ['/config', () => expect(page.getByRole('button', { name: 'Cerrar sesión' })).toBeVisible({ timeout: 15_000 })],
   ];
   const found: string[] = [];
   for (const [path, ready] of screens) found.push(...(await shiftsAfterLoading(page, path, ready)));

@@ -1,5 +1,9 @@
 import { expect, test } from './helpers/test.ts';
 
+// The landing screen with motion as most people have it: its demo deck moves (the journeys'
+// default is reduced motion: playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 /**
  * The /login screen's landmarks (#20 item 10) and its environment badge (#19 §4): one `main` and
  * one `h1` in every view, and a badge that says the server's real mode (the e2e server runs as
@@ -62,6 +66,10 @@ test.describe('login screen before and after its JavaScript runs', () => {
       await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeDisabled();
       await expect(page.getByRole('link', { name: 'Regístrate aquí' })).toHaveAttribute('href', '/register');
       await page.screenshot({ path: 'test-results/login-390-static.png' });
+      // Nor do its fields take typing, which the live screen replacing them would lose.
+      const fields = await page.locator('input').all();
+      expect(fields.length).toBeGreaterThan(0);
+      for (const field of fields) await expect(field).not.toBeEditable();
     });
 
     test('on a wide screen the static page also has one h1 inside one main', async ({ page }) => {

@@ -5,6 +5,10 @@ import { registerAccount } from './helpers/accounts.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { matchUsers, pageFor, sendMessage, signIn, userWithProfile } from './helpers/chat-setup.ts';
 
+// No offline, push or install here: the service worker stays out, and with it the precache each new
+// context downloaded (docs/performance.md "The test suite").
+test.use({ serviceWorkers: 'block' });
+
 // The moderation console (issue #23 part 3, docs/decisions/0033): a report made in one browser,
 // acted on in the console in another, its effects seen in the first; the suspended person's own
 // browser; the appeal and the lift.
@@ -15,7 +19,7 @@ test.use({ geolocation: { latitude: 40.4169, longitude: -3.7035 }, permissions: 
 async function grantModerator(email: string) {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'src/server/features/moderation/moderator-cli.ts', 'add', email],
+    ['--import', 'tsx', 'src/server/tools/moderator-cli.ts', 'add', email],
     { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test' } },
   );
   expect(stdout).toContain(`${email} is now moderator`);

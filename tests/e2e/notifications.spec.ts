@@ -2,6 +2,10 @@ import { type APIRequestContext, expect, type Page, test } from './helpers/test.
 import { registerAccount } from './helpers/accounts.ts';
 import { pageFor, type SignedIn, signIn } from './helpers/chat-setup.ts';
 
+// No offline, push or install here: the service worker stays out, and with it the precache each new
+// context downloaded (docs/performance.md "The test suite").
+test.use({ serviceWorkers: 'block' });
+
 /** `POST /api/dev/notifications`: a notification to oneself (outside production only). */
 async function notifySelf(
   request: APIRequestContext,
@@ -120,6 +124,8 @@ test('a live notification arrives at the top and the bell badge grows', async ({
   await expect(page.locator('.bell-ring').first()).toBeAttached();
   await expect(cards(page)).toHaveCount(2);
   await expect(cards(page).first()).toContainText('Nuevo mensaje de Marcos');
+  // Spec 001 §9's notification relative time, beside §2's date text (#32 §6).
+  await expect(cards(page).first().locator('time')).toContainText(/^Hoy a las \d\d:\d\d · Hace un momento$/);
   await expect(bellBadge(page)).toContainText('2');
   await expect(page.getByRole('button', { name: 'Marcar todas como leídas (2)' })).toBeVisible();
 

@@ -1,3 +1,4 @@
+// Long on purpose: the offline journeys share a server process they stop and start.
 import { type APIRequestContext, expect, type Page, request as apiRequest, test } from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
 import { matchedPair, pageFor, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
@@ -199,14 +200,14 @@ test('two tabs of one browser keep one socket; the other takes over when the lea
   await second.goto(`/messages/${conversationId}`);
   // The follower shows the leader's status and the data through IndexedDB.
   await expect(second.getByTestId('connection-banner')).toContainText('Conectado');
-  await second.waitForTimeout(1500);
-  expect(sockets.filter((url) => url.includes('/socket.io/'))).toHaveLength(1);
 
   // The follower writes to the shared outbox; the leader sends it, and both tabs see it sent.
   await second.getByPlaceholder('Escribe un mensaje...').fill('Desde la otra pestaña');
   await second.getByRole('button', { name: /enviar/i }).click();
   await expect(second.getByText(/(Enviado|Entregado)$/)).toBeVisible();
   await expect(first.getByText('Desde la otra pestaña')).toBeVisible();
+  // Still one socket after the follower started, showed the status and sent through the leader.
+  expect(sockets.filter((url) => url.includes('/socket.io/'))).toHaveLength(1);
 
   await first.close();
   await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
@@ -241,8 +242,6 @@ test('a swipe made offline is replayed once and shows the match when it syncs', 
   await goOffline(page);
   await page.getByRole('button', { name: 'Entreno', exact: true }).click();
   const celebration = page.getByRole('dialog', { name: '¡Nuevo Entrenamiento!' });
-  await page.waitForTimeout(500);
-  await expect(celebration).toHaveCount(0);
   await expect
     .poll(() =>
       page.evaluate(
@@ -258,6 +257,8 @@ test('a swipe made offline is replayed once and shows the match when it syncs', 
       ),
     )
     .toBe(1);
+  // The swipe was handled (it waits in the outbox), and offline it celebrated nothing.
+  await expect(celebration).toHaveCount(0);
 
   await goOnline(page);
   await expect(celebration.getByText('¡Has conectado con Bruno!')).toBeVisible({ timeout: 20_000 });
@@ -296,7 +297,13 @@ test('an offline start shows the last known matches and notifications', async ({
   await page.goto('/matches');
   const card = page.getByRole('button', { name: /^Marcos, \d+/ });
   await expect(card).toBeVisible();
-  await page.goto('/notifications');
+  // On by a tap, as a person goes: a page load the moment the list shows could cut its device
+  // copy short (it is written just after the list is drawn).
+  await page
+    .getByRole('navigation', { name: 'Navegación principal' })
+    .getByRole('link', { name: /Notificaciones/ })
+    .first()
+    .click();
   await expect(page.getByTestId('notification-card').filter({ hasText: 'Aviso para el tren' })).toBeVisible();
   await waitForWorker(page);
 

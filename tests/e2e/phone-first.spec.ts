@@ -4,6 +4,7 @@
  * people type and paste, the wizard's draft survives a reload, one distance, decisions from the
  * full profile, the offline deck, the in-app message banner.
  */
+import { LOCAL_DB_PREFIX } from '#shared/offline';
 import { outboxFor, registerAccount, uniquePhone } from './helpers/accounts.ts';
 import { matchUsers, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { pngPhoto } from './helpers/png.ts';
@@ -188,6 +189,35 @@ test('the phone field reads typed and pasted formats as the 9 national digits an
   expect(sms?.code).toMatch(/^\d{6}$/);
 });
 
+/** The profile wizard's draft as the device keeps it (IndexedDB `entreno-<userId>`, meta row), or ''. */
+function storedWizardDraft(page: Page, userId: string): Promise<string> {
+  return page.evaluate(
+    ({ name, key }) =>
+      new Promise<string>((resolve) => {
+        const opening = indexedDB.open(name);
+        opening.onerror = () => resolve('');
+        opening.onsuccess = () => {
+          const db = opening.result;
+          if (!db.objectStoreNames.contains('meta')) {
+            db.close();
+            resolve('');
+            return;
+          }
+          const reading = db.transaction('meta').objectStore('meta').get(key);
+          reading.onsuccess = () => {
+            db.close();
+            resolve(String((reading.result as { value?: string } | undefined)?.value ?? ''));
+          };
+          reading.onerror = () => {
+            db.close();
+            resolve('');
+          };
+        };
+      }),
+    { name: `${LOCAL_DB_PREFIX}${userId}`, key: 'wizard:profileDraft' },
+  );
+}
+
 test('the profile wizard keeps its draft across reloads, carries the registration name and asks nothing twice', async ({
   browser,
   request,
@@ -204,6 +234,9 @@ test('the profile wizard keeps its draft across reloads, carries the registratio
   await expect(page.getByRole('heading', { name: 'Información del Gimnasio' })).toBeVisible();
   await page.getByLabel('Nombre del gimnasio').fill('Gimnasio del Barrio');
   await page.getByRole('button', { name: 'Tarde', exact: true }).click();
+  // The draft is written to the device in the background: the reload comes once the tap is stored
+  // (on a loaded machine a reload in the same few milliseconds came before the write).
+  await expect.poll(() => storedWizardDraft(page, user.userId)).toContain('"Tarde"');
 
   // A reload (or the phone evicting the tab) resumes on step 2 with everything typed.
   await page.reload();

@@ -101,6 +101,11 @@ test('a quedada from proposal to streak in two browsers: propose, counter, accep
   await pageC.goto('/entrenos');
   await expect(pageC.getByRole('heading', { name: 'Próximos entrenos' })).toBeVisible();
   await expect(pageC.getByTestId('upcoming-quedada')).toContainText('Pierna');
+  // With whom (issue #34), and a way back.
+  await expect(pageC.getByTestId('upcoming-quedada')).toContainText('Entreno con Lucía');
+  await pageC.getByRole('link', { name: 'Volver a Entrenamientos' }).click();
+  await expect(pageC).toHaveURL(/\/matches$/);
+  await pageC.goBack();
   await expect(pageC.getByTestId('upcoming-quedada')).toContainText('19:30');
   await pageC.screenshot({ path: 'test-results/quedadas-upcoming-390.png' });
   await pageC.close();

@@ -1,3 +1,4 @@
+// Long on purpose: the spec's list screens journey by journey, sharing one set of matched accounts.
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page, Route } from '@playwright/test';
 import { registerAccount } from './helpers/accounts.ts';
 import { matchUsers, pageFor as openPageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
@@ -414,7 +415,7 @@ test.describe('/notifications', () => {
       headers: auth(olga),
     });
     expect(swiped.status(), await swiped.text()).toBe(200);
-    const taken = card(page, '¡Te han dado un Súper Entreno!');
+    const taken = card(page, '¡Te han dado un Super Entreno!');
     await expect(taken).toBeVisible();
     await expect(markAll).toHaveText(`Marcar todas como leídas (${unread + 1})`);
 

@@ -1,42 +1,25 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { registerAccount } from './helpers/accounts.ts';
 import { pageFor, profileBody, signIn as signInAccount } from './helpers/chat-setup.ts';
-import { startServerProcess, type ServerProcess } from './helpers/server.ts';
+import { storeSession } from './helpers/session.ts';
 import { expect, type Page, test } from './helpers/test.ts';
+
+// No offline, push or install here: the service worker stays out, and with it the precache each new
+// context downloaded (docs/performance.md "The test suite").
+test.use({ serviceWorkers: 'block' });
 
 /**
  * The signed-in screens' texts and behaviours of spec 001 §2 that no other journey pins down, one
  * test each (docs/spec-conformance.md). They run on the seeded demo account, which has a deck,
- * matches, conversations and notifications.
+ * matches, conversations and notifications: the run's demo server (playwright.config.ts).
  */
-let server: ServerProcess;
-
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'entreno-e2e-spec-'));
-  // The embedded PostgreSQL runs as its own user when the tests run as root: it must enter DATA_DIR.
-  chmodSync(dataDir, 0o711);
-  execFileSync(process.execPath, ['--import', 'tsx', 'src/server/db/seed-cli.ts', '12'], {
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  server = await startServerProcess({ dataDir });
-});
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = { url: process.env.E2E_DEMO_URL as string };
 
 test.use({ viewport: { width: 390, height: 844 } });
 
+/** The demo account's stored session (the login form is auth-session.spec.ts's), then /home. */
 async function signIn(page: Page): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
-  await page.getByLabel('Email').fill('demo@demo.entreno.app');
-  await page.getByLabel('Contraseña', { exact: true }).fill('Pesas&Batidos24');
-  await page.getByRole('button', { name: 'Iniciar sesión', exact: true }).click();
+  await storeSession(page, { email: 'demo@demo.entreno.app', password: 'Pesas&Batidos24' }, server.url);
+  await page.goto(`${server.url}/home`);
   await expect(page).toHaveURL(/\/home$/);
 }
 

@@ -6,6 +6,10 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { type APIRequestContext, expect, type Page, test } from './helpers/test.ts';
 
+// No offline, push or install here: the service worker stays out, and with it the precache each new
+// context downloaded (docs/performance.md "The test suite").
+test.use({ serviceWorkers: 'block' });
+
 // Verified profiles (issue #23 part 2, docs/decisions/0034): the selfie in one browser, the review
 // in the moderation console in another, the badge on the deck card of a third person.
 
@@ -44,7 +48,7 @@ async function person(
 /** A moderator, made as an operator would: `npm run moderator -- add <email>` on the app's database. */
 async function moderator(request: APIRequestContext): Promise<SignedIn> {
   const account = await registerAccount(request, { name: 'Marta' });
-  execFileSync('npx', ['tsx', 'src/server/features/moderation/moderator-cli.ts', 'add', account.email], {
+  execFileSync('npx', ['tsx', 'src/server/tools/moderator-cli.ts', 'add', account.email], {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test' },
     stdio: 'pipe',
   });

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { OutboxEntry } from '#shared/dev-outbox';
 import { isImplausiblePhone } from '#shared/auth/phone';
-import type { TestApp } from './test-app.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 export type ApiResponse = { status: number; headers: Headers; body: Record<string, unknown> & { message?: string } };
 
@@ -115,4 +115,20 @@ export type Api = ReturnType<typeof createApi>;
 export function decodeToken(token: string): Record<string, unknown> {
   const [, payload] = token.split('.');
   return JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'));
+}
+
+/**
+ * A describe block's app on a fresh database and the API over it: started before all, closed
+ * after all. Read the fields inside tests and hooks (they are set before all).
+ */
+export function useTestApp(): { app: TestApp; api: Api } {
+  const started = {} as { app: TestApp; api: Api };
+  beforeAll(async () => {
+    started.app = await startTestApp();
+    started.api = createApi(started.app);
+  });
+  afterAll(async () => {
+    await started.app?.close();
+  });
+  return started;
 }

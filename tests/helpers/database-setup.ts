@@ -2,7 +2,7 @@
  * Vitest globalSetup of the integration projects: one database server for the whole run, and one
  * migrated template database that every test app's database is copied from (CREATE DATABASE …
  * TEMPLATE, milliseconds). integration-embedded starts its own embedded PostgreSQL in a temporary
- * directory (the engine `npm start` runs); integration-postgres uses DATABASE_URL's server.
+ * directory (the engine `npm start` runs); integration-scaled uses DATABASE_URL's server (with REDIS_URL's Redis).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -44,7 +44,7 @@ export default async function setup(project: TestProject) {
     stopServer = () => server.stop();
     adminUrl = server.url('postgres');
   } else {
-    if (!process.env.DATABASE_URL) throw new Error('integration-postgres needs DATABASE_URL');
+    if (!process.env.DATABASE_URL) throw new Error('integration-scaled needs DATABASE_URL');
     adminUrl = process.env.DATABASE_URL;
   }
   const template = `entreno_template_${randomBytes(6).toString('hex')}`;

@@ -6,6 +6,7 @@ import {
   type GoogleStandIn,
   type GoogleStandInAccount,
 } from '../../src/server/features/google/google-stand-in.ts';
+import type { GoogleConfig } from '../../src/server/features/google/google-config.ts';
 
 /** How a test token is signed: properly, or in one of the ways an attacker would try. */
 export type TestTokenSigning =
@@ -127,3 +128,12 @@ export async function startGoogleStandIn(options: { clientId?: string } = {}): P
       }),
   };
 }
+
+/** The app's Google settings pointing at a stand-in issuer on its own port (real HTTP JWKS). */
+export const googleConfigFor = (google: GoogleStandInServer, jwksUrl = google.jwksUrl): GoogleConfig => ({
+  clientId: google.clientId,
+  issuers: [google.issuer],
+  jwksUrl,
+  scriptUrl: `${google.issuer}/gsi/client`,
+  standIn: false,
+});

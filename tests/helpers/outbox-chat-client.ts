@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
 
-type SendAck = { ok: true; data: ChatMessage } | { ok: false; status?: number; message?: string };
+type SendAck = { ok: true; data: ChatMessage } | { ok: false; status?: number; message?: string; retryAfterS?: number };
 
 /**
  * A chat client that behaves as the PWA does (ARCHITECTURE.md, "Offline and sync"), in Node:
@@ -97,8 +97,12 @@ export function createOutboxChatClient(options: {
       } else if (ack && ack.status !== undefined && ack.status < 500 && ack.status !== 429) {
         throw new Error(`message ${item.clientId} refused: ${JSON.stringify(ack)}`);
       } else if (ack) {
-        // 429 or 5xx (a node draining, a dependency blip): the outbox keeps it and tries again shortly.
-        await new Promise((resolve) => setTimeout(resolve, ack.status === 429 ? 1000 : 100));
+        // 429 or 5xx (a node draining, a dependency blip): the outbox keeps it and tries again, after
+        // a 429 when its answer says (retryAfterS: the send limit's window), else shortly (the
+        // reconnection to another node is what a draining node's 503 waits for).
+        const retryAfterS = !ack.ok && ack.status === 429 ? (ack.retryAfterS ?? 1) : 0.1;
+        const retryAfterMs = retryAfterS * 1000;
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
       }
     }
   };

@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/server/db/client.ts';
 import { createQuedadaRepository } from '../../src/server/features/quedadas/quedada-repository.ts';
 import { createQuedadaService } from '../../src/server/features/quedadas/quedada-service.ts';
 import { createSuggestionRepository } from '../../src/server/features/quedadas/suggestion-repository.ts';
-import { createMemoryRateLimiter } from '../../src/server/plugins/rate-limit.ts';
+import { createMemoryRateLimiter } from '../../src/server/infra/rate-limit.ts';
 
 const now = new Date(process.argv[2] ?? Date.now());
 const clock = { now: () => now };

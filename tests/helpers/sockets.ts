@@ -48,3 +48,17 @@ export async function resendUntil<T>(received: Promise<T>, send: () => void, eve
     clearInterval(timer);
   }
 }
+
+/** A conversation id no test uses: leaving its room changes nothing. */
+const NO_CONVERSATION = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The barrier of a "nothing else arrives" check, instead of a sleep: an acknowledged event on the
+ * socket's own connection. The server writes to one connection in order, so once the answer is
+ * back, every packet it had queued for this socket before has arrived too. Call it once the server
+ * has visibly handled the action (another socket received its event, or its ack came back), then
+ * assert what this socket did not get. (It leaves the room of a conversation nobody is in.)
+ */
+export async function roundTrip(socket: Socket): Promise<void> {
+  await socket.timeout(5000).emitWithAck('leaveConversation', { conversationId: NO_CONVERSATION });
+}

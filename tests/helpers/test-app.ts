@@ -11,7 +11,7 @@ export type TestApp = App & {
 
 /**
  * Builds and starts a real server on a free port, on a fresh database of the run's server (the
- * embedded PostgreSQL, or DATABASE_URL's when the integration-postgres project runs; Redis then
+ * embedded PostgreSQL, or DATABASE_URL's when the integration-scaled project runs; Redis then
  * too). Closes and drops everything on `close`.
  */
 export async function startTestApp(
@@ -26,7 +26,7 @@ export async function startTestApp(
     ...base,
     port: 0,
     host: '127.0.0.1',
-    inMemoryDatabase: true,
+    isEphemeral: true,
     // As in scaled mode: photos in the shared database (PHOTO_STORE's default with DATABASE_URL).
     photoStore: usePostgres ? 'database' : 'filesystem',
     databaseUrl: database?.url,
@@ -59,6 +59,18 @@ export async function startTestApp(
       }
     },
   };
+}
+
+/** Another node of `first`'s deployment: its database, token secret and Redis key space. */
+export function startSecondNode(first: TestApp, hooks: Parameters<typeof startTestApp>[1] = {}): Promise<TestApp> {
+  return startTestApp(
+    {
+      databaseUrl: first.config.databaseUrl,
+      tokenSecret: first.config.tokenSecret,
+      redisKeyPrefix: first.config.redisKeyPrefix,
+    },
+    hooks,
+  );
 }
 
 /** A fresh database of the run's server, already migrated (a copy of the template); `drop()` removes it. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/server/clock.ts';
+import type { Clock } from '../../src/server/infra/clock.ts';
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;

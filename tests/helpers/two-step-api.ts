@@ -1,7 +1,9 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { totpCode } from '../../src/server/features/security/one-time-codes.ts';
-import type { Api } from './auth-api.ts';
-import type { TestClock } from './test-clock.ts';
+import { type Api, createApi } from './auth-api.ts';
+import { type GoogleStandInServer, googleConfigFor, startGoogleStandIn } from './google-stand-in.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+import { createTestClock, HOUR, type TestClock } from './test-clock.ts';
 
 /** Two-step calls for integration tests: turn it on (computing codes from the secret as an app would). */
 export function createTwoStepApi(api: Api, clock: TestClock) {
@@ -26,4 +28,38 @@ export function createTwoStepApi(api: Api, clock: TestClock) {
       return response.body.pendingToken as string;
     },
   };
+}
+
+export type TwoStepApi = ReturnType<typeof createTwoStepApi>;
+
+/** What `useTwoStepApp` starts; read the fields inside tests and hooks (they are set before all). */
+export type TwoStepApp = {
+  clock: TestClock;
+  app: TestApp;
+  api: Api;
+  twoStep: TwoStepApi;
+  /** Only with `{ google: true }`: the stand-in issuer the app trusts. */
+  google: GoogleStandInServer;
+};
+
+/**
+ * A describe block's app for sign-in tests: before all, an app on a test clock (trusting a Google
+ * stand-in when asked) with the API and the two-step calls over it; before each test, two hours
+ * on (fresh rate-limit windows and SMS cooldowns); after all, everything closed.
+ */
+export function useTwoStepApp(options: { google?: boolean } = {}): TwoStepApp {
+  const started = { clock: createTestClock() } as TwoStepApp;
+  beforeAll(async () => {
+    if (options.google) started.google = await startGoogleStandIn();
+    const config = options.google ? { google: googleConfigFor(started.google) } : {};
+    started.app = await startTestApp(config, { dependencies: { clock: started.clock } });
+    started.api = createApi(started.app);
+    started.twoStep = createTwoStepApi(started.api, started.clock);
+  });
+  afterAll(async () => {
+    await started.app?.close();
+    await started.google?.close();
+  });
+  beforeEach(() => started.clock.advance(2 * HOUR));
+  return started;
 }

@@ -1,3 +1,4 @@
+// @setup embedded
 import { io as connect, Manager, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages';

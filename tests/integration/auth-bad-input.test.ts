@@ -1,3 +1,4 @@
+// @setup embedded
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, createApi } from '../helpers/auth-api.ts';

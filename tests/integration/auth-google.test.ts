@@ -1,8 +1,14 @@
+// @setup embedded
+// Long on purpose: every Google path of spec 000 §4 against the stand-in issuer it sets up once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AuthUser } from '#shared/auth/auth-schemas';
-import type { GoogleConfig } from '../../src/server/features/google/google-config.ts';
 import { type Api, createApi, decodeToken, GOOD_PASSWORD, uniqueEmail, uniquePhone } from '../helpers/auth-api.ts';
-import { type GoogleStandInServer, startGoogleStandIn, type TestTokenOverrides } from '../helpers/google-stand-in.ts';
+import {
+  type GoogleStandInServer,
+  googleConfigFor,
+  startGoogleStandIn,
+  type TestTokenOverrides,
+} from '../helpers/google-stand-in.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
@@ -20,15 +26,6 @@ const INVALID_PHONE = 'El número de teléfono no es válido o no está en el fo
 
 /** A wrong code for a right one: same length, different digits. */
 const wrong = (code: string) => code.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
-
-/** The app's Google settings pointing at a stand-in issuer on its own port (real HTTP JWKS). */
-const googleConfigFor = (google: GoogleStandInServer, jwksUrl = google.jwksUrl): GoogleConfig => ({
-  clientId: google.clientId,
-  issuers: [google.issuer],
-  jwksUrl,
-  scriptUrl: `${google.issuer}/gsi/client`,
-  standIn: false,
-});
 
 describe('Google sign-in and registration (spec 000 §4, §7; QUALITY 6)', () => {
   const clock = createTestClock();

@@ -1,3 +1,4 @@
+// @setup scaled — sessions and revocations across two nodes over Redis
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, GOOD_PASSWORD } from '../helpers/auth-api.ts';
 import { eventually } from '../helpers/chat-api.ts';

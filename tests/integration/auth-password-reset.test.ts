@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Api, createApi, GOOD_PASSWORD, uniqueEmail } from '../helpers/auth-api.ts';
 import { connectSocket, nextEvent } from '../helpers/sockets.ts';

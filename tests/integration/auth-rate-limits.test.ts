@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Api, createApi, uniqueEmail, uniquePhone } from '../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deriveServerKeys } from '../../src/server/secrets.ts';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { smsCodes } from '../../src/server/db/schema/index.ts';

@@ -1,3 +1,4 @@
+// @setup scaled — pg_dump / restore-dump of the shared database (and the archive of an embedded DATA_DIR, in its own process)
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -69,41 +70,39 @@ describe.runIf(process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABAS
   },
 );
 
-describe.runIf(process.env.TEST_DATABASE !== 'postgres')(
-  'backup and restore, embedded: deploy/backup.sh archive / restore-archive of a stopped DATA_DIR',
-  () => {
-    const dirs = [scratch(), scratch()];
-    const archive = `${scratch()}.tar.gz`;
-    afterAll(async () => {
-      for (const target of [...dirs, archive]) await rm(target, { recursive: true, force: true });
-    });
-    // An embedded node: no DATABASE_URL or REDIS_URL (empty counts as unset), its own DATA_DIR.
-    const embedded = (dataDir: string) =>
-      startNodeProcess(
-        { NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_DATA: '0', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir },
-        // A first embedded start creates and migrates the database: slow on a loaded machine.
-        { timeoutMs: 150_000 },
-      );
+// Its own embedded node in a child process, whatever the project: this file runs once, on the scaled setup.
+describe('backup and restore, embedded: deploy/backup.sh archive / restore-archive of a stopped DATA_DIR', () => {
+  const dirs = [scratch(), scratch()];
+  const archive = `${scratch()}.tar.gz`;
+  afterAll(async () => {
+    for (const target of [...dirs, archive]) await rm(target, { recursive: true, force: true });
+  });
+  // An embedded node: no DATABASE_URL or REDIS_URL (empty counts as unset), its own DATA_DIR.
+  const embedded = (dataDir: string) =>
+    startNodeProcess(
+      { NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_DATA: '0', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir },
+      // A first embedded start creates and migrates the database: slow on a loaded machine.
+      { timeoutMs: 150_000 },
+    );
 
-    it('an archive of a stopped DATA_DIR, restored elsewhere, brings everything back', async () => {
-      const first = await embedded(dirs[0] as string);
-      let saved: Awaited<ReturnType<typeof userWithPhoto>>;
-      try {
-        saved = await userWithPhoto(asTestApp(first));
-      } finally {
-        expect(await stopNodeProcess(first, 'SIGTERM')).toBe(0);
-      }
-      await backup(['archive', dirs[0] as string, archive]);
-      await backup(['restore-archive', archive, dirs[1] as string]);
-      await expect(backup(['restore-archive', archive, dirs[1] as string])).rejects.toMatchObject({
-        stderr: expect.stringContaining('is not empty'),
-      });
-      const second = await embedded(dirs[1] as string);
-      try {
-        await expectRestored(asTestApp(second), saved);
-      } finally {
-        await stopNodeProcess(second, 'SIGTERM');
-      }
-    }, 400_000);
-  },
-);
+  it('an archive of a stopped DATA_DIR, restored elsewhere, brings everything back', async () => {
+    const first = await embedded(dirs[0] as string);
+    let saved: Awaited<ReturnType<typeof userWithPhoto>>;
+    try {
+      saved = await userWithPhoto(asTestApp(first));
+    } finally {
+      expect(await stopNodeProcess(first, 'SIGTERM')).toBe(0);
+    }
+    await backup(['archive', dirs[0] as string, archive]);
+    await backup(['restore-archive', archive, dirs[1] as string]);
+    await expect(backup(['restore-archive', archive, dirs[1] as string])).rejects.toMatchObject({
+      stderr: expect.stringContaining('is not empty'),
+    });
+    const second = await embedded(dirs[1] as string);
+    try {
+      await expectRestored(asTestApp(second), saved);
+    } finally {
+      await stopNodeProcess(second, 'SIGTERM');
+    }
+  }, 400_000);
+});

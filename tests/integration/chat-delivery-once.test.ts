@@ -1,19 +1,22 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryRepository } from '../../src/server/features/chat/delivery-repository.ts';
+import { createSwipeRepository } from '../../src/server/features/swipes/swipe-repository.ts';
 import { createMatchedPair, eventually, type MatchedPair, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi } from '../helpers/discovery-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
- * A message's notification exactly once (docs/decisions/0035): the `chat_deliveries` row is deleted
- * by the very statement that stores the notification, so the row is the idempotency key — while it
- * exists the notification is owed, once it is gone nothing more is written. (Before, the
- * notification committed first and the row went in a second statement: a kill in between, or two
- * drains on one row, notified twice.)
+ * A message's notification exactly once (docs/decisions/0035, 0041): the recipient's
+ * `notified_seq` cursor is moved past the message by the very statement that stores the
+ * notification, so the cursor is the idempotency key — while the message is above it the
+ * notification is owed, once the cursor passed it nothing more is written. (Before 0035 the
+ * notification committed first and the record went in a second statement: a kill in between, or
+ * two drains on one message, notified twice.)
  */
-describe('a message notification is written once per delivery row', () => {
+describe('a message notification is written once per message above the cursor', () => {
   let app: TestApp;
   let api: DiscoveryApi;
   let pair: MatchedPair;
@@ -25,8 +28,20 @@ describe('a message notification is written once per delivery row', () => {
       sql`select collapse_count, body from notifications
         where user_id = ${userId}::uuid and collapse_key = ${`conversation:${pair.conversationId}`}`,
     );
+  /** Messages still owed to their recipient: above the recipient's `notified_seq`. */
   const pendingCount = async () =>
-    Number((await rows<{ n: number }>(sql`select count(*)::int as n from chat_deliveries`))[0]?.n);
+    Number(
+      (
+        await rows<{ n: number }>(sql`select count(*)::int as n from messages m
+          join conversation_participants p on p.conversation_id = m.conversation_id and p.user_id = m.receiver_id
+          where m.seq > p.notified_seq`)
+      )[0]?.n,
+    );
+  /** The state a crash right after the acks leaves: the last `count` messages to b still owed. */
+  const owe = (count: number) =>
+    app.database.db.execute(sql`update conversation_participants p set notified_seq = c.last_seq - ${count}
+      from conversations c where c.id = p.conversation_id and p.conversation_id = ${pair.conversationId}::uuid
+        and p.user_id = ${pair.b.userId}::uuid`);
 
   /** The third message's notice, as the drain hands it over. */
   const owedNotice = (messageId: string) => ({
@@ -46,7 +61,7 @@ describe('a message notification is written once per delivery row', () => {
     await app?.close();
   });
 
-  it('sends notify the recipient once each, and leave no delivery row', async () => {
+  it('sends notify the recipient once each, and leave nothing owed', async () => {
     for (const text of ['uno', 'dos', 'tres']) {
       const sent = await api.post(
         '/messages/messages',
@@ -63,12 +78,13 @@ describe('a message notification is written once per delivery row', () => {
     expect(await pendingCount()).toBe(0);
   });
 
-  it('two drains holding the same row (a lease taken over) write its notification once', async () => {
+  it('two drains holding the same message (a node swept a dead one) write its notification once', async () => {
     const [message] = await rows<{ id: string }>(
       sql`select id from messages where conversation_id = ${pair.conversationId}::uuid order by seq desc limit 1`,
     );
     // The state a crash right after the ack leaves: the message stored, its notification owed.
-    await app.database.db.execute(sql`insert into chat_deliveries (message_id) values (${message?.id}::uuid)`);
+    await owe(1);
+    expect(await pendingCount()).toBe(1);
     const deliveries = createDeliveryRepository(app.database.db);
     const notify = () =>
       app.notifications.notifications.notifyMessagesOnce([owedNotice(message?.id as string)], deliveries.owed);
@@ -83,14 +99,14 @@ describe('a message notification is written once per delivery row', () => {
     expect((await conversationNotification(pair.b.userId))[0]?.collapse_count).toBe(4);
   });
 
-  it('a notification whose statement fails keeps its row for the next drain', async () => {
+  it('a notification whose statement fails keeps its message owed for the next drain', async () => {
     const [message] = await rows<{ id: string }>(
       sql`select id from messages where conversation_id = ${pair.conversationId}::uuid order by seq desc limit 1`,
     );
-    await app.database.db.execute(sql`insert into chat_deliveries (message_id) values (${message?.id}::uuid)`);
+    await owe(1);
     const deliveries = createDeliveryRepository(app.database.db);
-    // An injected fault inside the statement, once the row is deleted: as with a process killed
-    // mid-statement, nothing of it commits — neither the delete nor the notification.
+    // An injected fault inside the statement, once the cursor moved: as with a process killed
+    // mid-statement, nothing of it commits — neither the cursor nor the notification.
     const owed = deliveries.owed;
     const failing = {
       name: `${owed.name}_failing`,
@@ -108,14 +124,9 @@ describe('a message notification is written once per delivery row', () => {
     try {
       const events = recordEvents(socket);
       const [before] = await conversationNotification(pair.b.userId);
-      const earlier = await rows<{ id: string }>(
-        sql`select id from messages where conversation_id = ${pair.conversationId}::uuid order by seq limit 3`,
-      );
-      // Three messages left owed at once (a crash right after their acks; the last one's row is
-      // still there from the test above), then a fourth sent: the drain it starts takes them
-      // together (a drain on the lease timer in between would take the three).
-      await app.database.db.execute(sql`insert into chat_deliveries (message_id)
-        select unnest(${`{${earlier.map((row) => row.id).join(',')}}`}::uuid[]) on conflict do nothing`);
+      // Three messages left owed at once (a crash right after their acks), then a fourth sent:
+      // the drain it starts takes them together.
+      await owe(3);
       const sent = await api.post(
         '/messages/messages',
         { conversationId: pair.conversationId, receiverId: pair.b.userId, text: 'cuatro', clientId: 'batch-cuatro' },
@@ -139,5 +150,82 @@ describe('a message notification is written once per delivery row', () => {
     } finally {
       socket.disconnect();
     }
+  });
+
+  it('a drain batch costs a read and the notifications, whatever it holds, and inserts no member row', async () => {
+    const others = await Promise.all([
+      createMatchedPair(api, { names: ['Carla', 'Diego'] }),
+      createMatchedPair(api, { names: ['Elena', 'Fran'] }),
+    ]);
+    const pool = (app.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = pool.query;
+    const seen: string[] = [];
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      const config = args[0] as string | { name?: string; text?: string };
+      seen.push(typeof config === 'string' ? config : (config.name ?? config.text ?? ''));
+      return query.apply(this, args);
+    };
+    try {
+      await Promise.all(
+        [pair, ...others].map((one, index) =>
+          api.post(
+            '/messages/messages',
+            { conversationId: one.conversationId, receiverId: one.b.userId, text: 'hola', clientId: `cost-${index}` },
+            one.a.token,
+          ),
+        ),
+      );
+      await eventually(async () => (await pendingCount()) === 0);
+      await app.chat.whenDelivered();
+    } finally {
+      pool.query = query;
+    }
+    const claims = seen.filter((text) => text === 'chat_drain_claim').length;
+    const notifications = seen.filter((text) => /notification_owed_chat_notified_seq/.test(text)).length;
+    expect(claims).toBeGreaterThanOrEqual(1);
+    expect(notifications).toBe(claims);
+    // Every owed message was notified: no cursor is left to move by a third statement.
+    expect(seen.filter((text) => text === 'chat_drain_complete')).toEqual([]);
+    expect(seen.filter((text) => /insert into conversation_participants/i.test(text))).toEqual([]);
+  });
+
+  it('a match the chat never heard of (a crash after the swipe) has its member rows: its messages are notified', async () => {
+    const [gala, hugo] = await Promise.all([api.userWithProfile({}, 'Gala'), api.userWithProfile({}, 'Hugo')]);
+    const sessionOf = async (userId: string) =>
+      (await rows<{ id: string }>(sql`select id from sessions where user_id = ${userId}::uuid limit 1`))[0]
+        ?.id as string;
+    // The swipes straight through the repository: no match event reaches the chat, as when the
+    // process dies between the swipe's commit and the chat's handler.
+    const swipes = createSwipeRepository(app.database.db);
+    const like = async (from: string, to: string) =>
+      swipes.record({
+        swiperId: from,
+        sessionId: await sessionOf(from),
+        targetId: to,
+        action: 'like',
+        clientId: undefined,
+        now: new Date(),
+      });
+    await like(gala.userId, hugo.userId);
+    const made = await like(hugo.userId, gala.userId);
+    const conversationId = made.status === 'recorded' ? made.match?.conversationId : undefined;
+    expect(conversationId).toBeDefined();
+    const members = await rows<{ user_id: string; notified_seq: number }>(
+      sql`select user_id, notified_seq from conversation_participants where conversation_id = ${conversationId}::uuid`,
+    );
+    expect(members.map((member) => member.user_id).sort()).toEqual([gala.userId, hugo.userId].sort());
+    const sent = await api.post(
+      '/messages/messages',
+      { conversationId, receiverId: hugo.userId, text: 'hola Hugo', clientId: 'no-event-1' },
+      gala.token,
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    await eventually(async () => (await pendingCount()) === 0);
+    await app.chat.whenDelivered();
+    expect(
+      await rows<{ body: string }>(
+        sql`select body from notifications where user_id = ${hugo.userId}::uuid and collapse_key = ${`conversation:${conversationId}`}`,
+      ),
+    ).toHaveLength(1);
   });
 });

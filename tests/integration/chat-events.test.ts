@@ -1,3 +1,4 @@
+// @setup embedded
 /**
  * The chat's event names and volatile typing (spec 001 §7, docs/decisions/0013), over real
  * socket.io-client connections: one packet per socket under one name (canonical by default, the
@@ -7,9 +8,9 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
 import type { SocketHandshakeAuth, TypingEvent } from '#shared/chat/socket-events';
-import { createMatchedPair, emitWithAck, nextEventMatching, pause, recordEvents } from '../helpers/chat-api.ts';
+import { createMatchedPair, emitWithAck, nextEventMatching, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
-import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, resendUntil, roundTrip } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, SECOND } from '../helpers/test-clock.ts';
 
@@ -98,7 +99,7 @@ describe('chat events: aliases and volatile typing (docs/decisions/0013)', () =>
     await emitWithAck(b1, 'markMessagesRead', { conversationId: pair.conversationId, messageIds: [ack.data._id] });
     expect(await read).toMatchObject({ messageIds: [ack.data._id], status: 'read' });
 
-    await pause(150);
+    for (const socket of [b1, bAlias, aAlias]) await roundTrip(socket);
     for (const name of ALIASES) expect(names(b1Events), name).not.toContain(name);
     for (const name of CANONICAL) {
       expect(names(bAliasEvents), name).not.toContain(name);
@@ -172,10 +173,16 @@ describe('chat events: aliases and volatile typing (docs/decisions/0013)', () =>
       a1.emit('typing', { conversationId: pair.conversationId, isTyping });
       await Promise.all(heard);
     }
-    // The sender's own sockets hear none of it.
-    const aEvents = recordEvents(a1);
-    a1.emit('typing', { conversationId: pair.conversationId, isTyping: true });
-    await pause(150);
-    expect(aEvents).toEqual([]);
+    // The sender's own sockets hear none of it. Sent from a new socket of the sender: the 20 rounds
+    // used up a1's typing budget (20 per socket per 10 s), and over budget typing is dropped unrelayed.
+    const a2 = await connect(pair.a);
+    const [a1Events, a2Events] = [recordEvents(a1), recordEvents(a2)];
+    // Barrier: b1 hears this typing, so the server has relayed it; then the sender's connections are flushed.
+    await resendUntil(nextEvent(b1, 'userTyping'), () =>
+      a2.emit('typing', { conversationId: pair.conversationId, isTyping: true }),
+    );
+    for (const socket of [a1, a2]) await roundTrip(socket);
+    expect(a1Events).toEqual([]);
+    expect(a2Events).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+// @setup scaled — the chat across two nodes through the Redis adapter
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
@@ -6,7 +7,7 @@ import type {
   NotificationRemovedEvent,
   UnreadCountUpdatedEvent,
 } from '#shared/notifications/notification-schemas';
-import { createMatchedPair, emitWithAck, pause, recordEvents } from '../helpers/chat-api.ts';
+import { createMatchedPair, emitWithAck, nextEventMatching, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi } from '../helpers/discovery-api.ts';
 import { connectSocket, nextEvent, resendUntil } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -85,11 +86,32 @@ describe.runIf(isScaled)('chat across two nodes', () => {
       // On screen on node B: a send through node A creates no notification for it.
       await recipient.timeout(2000).emitWithAck('presence:visible');
       await emitWithAck(recipient, 'joinConversation', { conversationId: pair.conversationId });
+      // The barrier: a later message from Carla in another conversation, which must notify;
+      // notifications are made in message order (decision 0039), so one owed by 'la ves' comes first.
+      const api = createDiscoveryApi(nodeA);
+      const carla = await createMatchedPair(api, { names: ['Carla', 'Bruno'], b: pair.b });
       const events = recordEvents(recipient);
+      const seen = nextEvent(recipient, 'newMessage');
       await emitWithAck(sender, 'sendMessage', { conversationId: pair.conversationId, text: 'la ves' });
-      await pause(300);
-      expect(events.map((event) => event.name)).toContain('newMessage');
-      expect(events.filter((event) => event.name === 'notification')).toEqual([]);
+      await seen;
+      const fromCarla = nextEventMatching<{ title: string }>(
+        recipient,
+        'notification',
+        (notification) => notification.title === 'Nuevo mensaje de Carla',
+      );
+      const barrier = await api.post(
+        '/messages/messages',
+        { conversationId: carla.conversationId, receiverId: pair.b.userId, text: '¿Entrenamos?' },
+        carla.a.token,
+      );
+      expect(barrier.status).toBe(201);
+      await fromCarla;
+      const messageNotices = events.filter(
+        (event) => event.name === 'notification' && (event.payload as { type: string }).type === 'message',
+      );
+      expect(messageNotices.map((event) => (event.payload as { title: string }).title)).toEqual([
+        'Nuevo mensaje de Carla',
+      ]);
     } finally {
       for (const socket of [sender, recipient, senderOtherTab, recipientAliases]) socket.close();
     }

@@ -1,3 +1,4 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { Socket } from 'socket.io-client';
@@ -10,15 +11,12 @@ import {
   eventually,
   type MatchedPair,
   nextEventMatching,
-  pause,
   recordEvents,
 } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
-import { connectSocket, nextEvent } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, roundTrip } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, SECOND } from '../helpers/test-clock.ts';
-
-const M = CHAT_MESSAGES;
 
 describe('chat (spec 001 §3, §4, §5, §7)', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
@@ -133,7 +131,7 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     expect(ack.ok).toBe(true);
     expect(ack.data).toMatchObject({ seq: 1, clientId: 'outbox-socket-1', text: 'Hola', status: 'sent' });
     expect(await received).toEqual(ack.data);
-    await pause(150);
+    await roundTrip(a1);
     expect(a1Events.filter((event) => event.name === 'newMessage')).toEqual([]);
   });
 
@@ -153,17 +151,22 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
       clientId: 'client-abc',
     });
     expect(overSocket.data).toEqual(first.body.data);
-    await pause(150);
+    // The first send's announcement came; the replay's would follow its ack at once: flush b1's connection.
+    await eventually(() => events.some((event) => event.name === 'newMessage'));
+    await roundTrip(b1);
     expect(events.filter((event) => event.name === 'newMessage')).toHaveLength(1);
     expect(await countMessages(pair.conversationId)).toBe(1);
   });
 
   it('refuses blank and too-long text, wrong receivers and malformed bodies, with Spanish messages', async () => {
     const pair = await createMatchedPair(api);
-    expect((await sendText(pair, 'a', '   ')).body).toMatchObject({ success: false, message: M.emptyMessage });
+    expect((await sendText(pair, 'a', '   ')).body).toMatchObject({
+      success: false,
+      message: CHAT_MESSAGES.emptyMessage,
+    });
     const tooLong = await sendText(pair, 'a', 'x'.repeat(2001));
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.message).toBe(M.messageTooLong);
+    expect(tooLong.body.message).toBe(CHAT_MESSAGES.messageTooLong);
     expect((await sendText(pair, 'a', 'y'.repeat(2000))).status).toBe(201);
     const wrongReceiver = await send(pair.a, {
       conversationId: pair.conversationId,
@@ -178,7 +181,7 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     }
     const a1 = await connect(pair.a);
     const blank = await emitWithAck(a1, 'sendMessage', { conversationId: pair.conversationId, text: ' ' });
-    expect(blank).toMatchObject({ ok: false, message: M.emptyMessage, status: 400 });
+    expect(blank).toMatchObject({ ok: false, message: CHAT_MESSAGES.emptyMessage, status: 400 });
     for (const payload of [null, 42, 'texto', { __proto__: { text: 'x' } }, { conversationId: 'nope', text: 'x' }]) {
       expect(await emitWithAck(a1, 'sendMessage', payload)).toMatchObject({ ok: false, status: 400 });
     }
@@ -235,12 +238,16 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     for (let index = 0; index < 30; index += 1) expect((await sendText(pair, 'a', `r${index}`)).status).toBe(201);
     const limited = await sendText(pair, 'a', 'uno más');
     expect(limited.status).toBe(429);
-    expect(limited.body.message).toBe(M.sendRateLimited);
+    expect(limited.body.message).toBe(CHAT_MESSAGES.sendRateLimited);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const a1 = await connect(pair.a);
-    expect(
-      await emitWithAck(a1, 'sendMessage', { conversationId: pair.conversationId, text: 'por socket' }),
-    ).toMatchObject({ ok: false, status: 429 });
+    const overSocket = await emitWithAck<{ retryAfterS?: number }>(a1, 'sendMessage', {
+      conversationId: pair.conversationId,
+      text: 'por socket',
+    });
+    expect(overSocket).toMatchObject({ ok: false, status: 429 });
+    // The socket's answer says when to send again, as the HTTP one's Retry-After does.
+    expect(overSocket.retryAfterS).toBeGreaterThan(0);
     // The other user is not limited.
     expect((await sendText(pair, 'b', 'yo sí')).status).toBe(201);
   });
@@ -355,7 +362,8 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     a1.emit('typing', { conversationId: pair.conversationId, isTyping: true });
     const expected = { userId: pair.a.userId, conversationId: pair.conversationId, isTyping: true };
     expect(await userTyping).toEqual(expected);
-    await pause(100);
+    await roundTrip(a2);
+    await roundTrip(b1);
     expect(a2Events.filter((event) => event.name === 'typing' || event.name === 'userTyping')).toEqual([]);
     // One name per socket (docs/decisions/0013): the alias `typing` only to sockets that ask for it.
     expect(b1Events.map((event) => event.name)).toEqual(['userTyping']);
@@ -439,12 +447,12 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     for (const from of ['a', 'b'] as const) {
       const refused = await sendText(pair, from, 'sigo aquí');
       expect(refused.status).toBe(403);
-      expect(refused.body.message).toBe(M.cannotSend);
+      expect(refused.body.message).toBe(CHAT_MESSAGES.cannotSend);
     }
     expect(await emitWithAck(b1, 'sendMessage', { conversationId: pair.conversationId, text: 'x' })).toMatchObject({
       ok: false,
       status: 403,
-      message: M.cannotSend,
+      message: CHAT_MESSAGES.cannotSend,
     });
     expect((await conversationsOf(pair.a)).conversations).toEqual([]);
     expect((await conversationsOf(pair.b)).conversations[0]).toMatchObject({ status: 'unmatched' });
@@ -483,6 +491,10 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     await patch(pair.b, `/messages/conversations/${pair.conversationId}/read`);
     const afterRead = await sync(pair.a, afterSends.cursor);
     expect(afterRead.messages.filter((m) => m.senderId === pair.a.userId).every((m) => m.status === 'read')).toBe(true);
+    // Receipts travel as the other member's cursors (decision 0041): a's messages up to seq 5 are read.
+    expect(afterRead.conversations).toMatchObject([
+      { conversationId: pair.conversationId, readSeq: 5, deliveredSeq: 5 },
+    ]);
     await patch(pair.a, `/messages/conversations/${pair.conversationId}/pin`, { isPinned: true });
     const pinned = await sync(pair.a, afterRead.cursor);
     expect(pinned.conversations).toMatchObject([{ conversationId: pair.conversationId, isPinned: true }]);
@@ -495,7 +507,9 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     for (let guard = 0; guard < 20; guard += 1) {
       const page = await sync(pair.a, cursor, 2);
       seen.push(...page.messages.map((m) => m._id), ...page.conversations.map((c) => c.conversationId));
-      expect(Number(page.cursor)).toBeGreaterThanOrEqual(Number(cursor));
+      // Opaque to the client (decision 0041): a horizon, or `from.to.offset` while pages remain.
+      expect(page.cursor).not.toBe(cursor);
+      expect(page.hasMore).toBe(page.cursor.includes('.'));
       cursor = page.cursor;
       if (!page.hasMore) break;
     }
@@ -513,6 +527,45 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     expect(endedForB.messages).toEqual([]);
     expect((await api.get('/sync?since=abc', pair.a.token)).status).toBe(400);
     expect((await api.get('/sync')).status).toBe(401);
+  });
+
+  it('syncs on several pages without skipping what changes between them (decision 0041)', async () => {
+    const hub = await api.userWithProfile({}, 'Hugo');
+    const pairs: MatchedPair[] = [];
+    for (const name of ['Irene', 'Julia', 'Lola'])
+      pairs.push(await createMatchedPair(api, { a: hub, names: ['', name] }));
+    const sent: string[] = [];
+    for (const pair of pairs) {
+      for (const text of ['uno', 'dos']) sent.push(((await sendText(pair, 'b', text)).body.data as ChatMessage)._id);
+    }
+    const sync = async (since: string, limit: number) => {
+      const response = await api.get(`/sync?since=${since}&limit=${limit}`, hub.token);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return response.body as unknown as SyncResponse;
+    };
+    // Pages of 3 items: a conversation and its two messages each. A message sent into the first
+    // conversation after its page was read comes on a later answer, never lost.
+    const seenMessages = new Set<string>();
+    const seenConversations: string[] = [];
+    let cursor = '0';
+    let late = '';
+    for (let page = 0; page < 10; page += 1) {
+      const answer = await sync(cursor, 3);
+      for (const message of answer.messages) seenMessages.add(message._id);
+      seenConversations.push(...answer.conversations.map((c) => c.conversationId));
+      expect(answer.hasMore).toBe(answer.cursor.includes('.'));
+      cursor = answer.cursor;
+      if (page === 0) late = ((await sendText(pairs[0] as MatchedPair, 'b', 'tarde')).body.data as ChatMessage)._id;
+      if (!answer.hasMore) break;
+    }
+    expect(seenConversations.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seenConversations)).toEqual(new Set(pairs.map((pair) => pair.conversationId)));
+    for (const id of sent) expect(seenMessages.has(id)).toBe(true);
+    const after = await sync(cursor, 200);
+    expect(seenMessages.has(late) || after.messages.some((message) => message._id === late)).toBe(true);
+    expect(after.hasMore).toBe(false);
+    // Unread counts on the summaries are derived from the read cursor.
+    expect(after.conversations.find((c) => c.conversationId === pairs[0]?.conversationId)?.unreadCount).toBe(3);
   });
 
   it('notifies the recipient of a message unless muted or on screen, and both users of a match', async () => {
@@ -535,10 +588,28 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     await b1.timeout(2000).emitWithAck('presence:visible');
     await emitWithAck(b1, 'joinConversation', { conversationId: pair.conversationId });
     const events = recordEvents(b1);
+    // The barrier of each "no notification" check: a later message from Carla in another
+    // conversation, which must notify. Notifications are made in message order (decision 0039),
+    // so once Carla's arrives, one owed by the earlier message would have arrived before it.
+    const carla = await createMatchedPair(api, { names: ['Carla', 'Óscar'], b });
+    const notificationTitles = () =>
+      events
+        .filter((event) => event.name === 'notification' && (event.payload as { type: string }).type === 'message')
+        .map((event) => (event.payload as { title: string }).title);
+    const fromCarla = async (text: string) => {
+      const heard = nextEventMatching<{ title: string }>(
+        b1,
+        'notification',
+        (n) => n.title === 'Nuevo mensaje de Carla',
+      );
+      await sendText(carla, 'a', text);
+      await heard;
+    };
+    events.length = 0;
     await sendText(pair, 'a', 'la estás viendo');
     await eventually(() => events.some((event) => event.name === 'newMessage'));
-    await pause(150);
-    expect(events.filter((event) => event.name === 'notification')).toEqual([]);
+    await fromCarla('¿Entrenamos?');
+    expect(notificationTitles()).toEqual(['Nuevo mensaje de Carla']);
 
     // Muted, and not on screen.
     await emitWithAck(b1, 'leaveConversation', { conversationId: pair.conversationId });
@@ -546,8 +617,8 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     events.length = 0;
     await sendText(pair, 'a', 'silenciada');
     await eventually(() => events.some((event) => event.name === 'newMessage'));
-    await pause(150);
-    expect(events.filter((event) => event.name === 'notification')).toEqual([]);
+    await fromCarla('¿Mañana?');
+    expect(notificationTitles()).toEqual(['Nuevo mensaje de Carla']);
   });
 
   it('never answers bad chat input with a 5xx, over HTTP or the socket (fast-check)', async () => {
@@ -623,7 +694,7 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
       text: 'a quien?',
     });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.message).toBe(M.invalidReceiver);
+    expect(wrong.body.message).toBe(CHAT_MESSAGES.invalidReceiver);
     const other = await createMatchedPair(api);
     const foreign = await send(carla, { conversationId: other.conversationId, receiverId: other.b.userId, text: 'x' });
     expect(foreign.status).toBe(404);
@@ -654,7 +725,7 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     for (const [method, path, body] of calls) {
       const response = await api.call(method, path, { token: carla.token, ...(body === undefined ? {} : { body }) });
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(response.body.message).toBe(M.conversationNotFound);
+      expect(response.body.message).toBe(CHAT_MESSAGES.conversationNotFound);
       const anonymous = await api.call(method, path, body === undefined ? {} : { body });
       expect(anonymous.status, `anonymous ${method} ${path}`).toBe(401);
     }
@@ -688,7 +759,7 @@ describe('chat (spec 001 §3, §4, §5, §7)', () => {
     await emitWithAck(b1, 'markAsDelivered', { conversationId: id });
     await emitWithAck(b1, 'markMessagesRead', { conversationId: id, updateType: 'markRead' });
     await eventually(() => aEvents.some((event) => event.name === 'messagesRead'));
-    await pause(150);
+    for (const socket of [c1, a1, b1]) await roundTrip(socket);
     expect(carlaEvents).toEqual([]);
     // Carla's typing went nowhere; her receipts changed nothing before Bruno's own.
     expect([...aEvents, ...bEvents].filter((e) => (e.payload as { userId?: string })?.userId === carla.userId)).toEqual(

@@ -1,7 +1,8 @@
+// @setup embedded
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compatibility } from '#shared/discovery/compatibility';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 import { createDiscoveryApi, type DiscoveryApi, profileBody } from '../helpers/discovery-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 

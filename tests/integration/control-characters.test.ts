@@ -1,7 +1,9 @@
+// @setup embedded
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMatchedPair, emitWithAck, type MatchedPair } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi } from '../helpers/discovery-api.ts';
+import { proposalBody, quedadaCalls } from '../helpers/quedada-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -77,6 +79,20 @@ describe('control characters in input', () => {
       pair.a.token,
     );
     expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  });
+
+  it('a quedada refuses control characters in the text that goes into the .ics (a line feed only in the note)', async () => {
+    const { a, conversationId } = pair;
+    const propose = (overrides: Record<string, unknown>) =>
+      quedadaCalls(api).propose(a, proposalBody(conversationId, new Date(), overrides));
+    refused(await propose({ note: 'Nota\rEND:VEVENT\rBEGIN:VEVENT\rSUMMARY:X' }), 'note');
+    refused(await propose({ gymName: 'McFit\r\nCentro' }), 'gymName');
+    refused(await propose({ gymAddress: 'Calle de Alcalá\n21' }), 'gymAddress');
+    refused(await propose({ activity: 'Pier\tna' }), 'activity');
+    refused(await propose({ activity: 'Pierna\u2028X' }), 'activity');
+    refused(await propose({ note: 'Nota\u0085' }), 'note');
+    const fine = await propose({ note: 'Llevo la cuerda\ny las bandas' });
+    expect(fine.status, JSON.stringify(fine.body)).toBe(201);
   });
 
   it('socket sendMessage (and any event) gets an error acknowledgement naming the field', async () => {

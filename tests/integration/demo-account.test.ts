@@ -1,6 +1,8 @@
+// @setup embedded
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, seedDemoData } from '../../src/server/db/seed.ts';
-import { DEMO_ACCOUNT_EMAIL, seedDemoAccountLife } from '../../src/server/db/seed-demo-account.ts';
+import { madridClock } from '#shared/time/madrid-calendar';
+import { DEMO_PASSWORD, seedDemoData } from '../../src/server/tools/seed.ts';
+import { DEMO_ACCOUNT_EMAIL, seedDemoAccountLife } from '../../src/server/tools/seed-demo-account.ts';
 import { createMemoryPhotoStore } from '../../src/server/features/photos/photo-store.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -67,6 +69,19 @@ describe('the demo account comes alive (seedDemoAccountLife)', { timeout: 120_00
   it('has an upcoming training session (quedada)', async () => {
     const seen = await snapshot();
     expect(seen.quedadas?.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('looks like real people: sessions at hours people train, matches of different ages (issue #34)', async () => {
+    const seen = await snapshot();
+    for (const quedada of seen.quedadas ?? []) {
+      // Madrid's hour of the day: one was seeded at 02:48.
+      const hour = Number(madridClock(quedada.startsAt as string).slice(0, 2));
+      expect(hour, `a seeded session at ${madridClock(quedada.startsAt as string)}`).toBeGreaterThanOrEqual(6);
+      expect(hour).toBeLessThanOrEqual(22);
+    }
+    // Every match was about 20 before the ages were spread.
+    const ages = new Set(seen.matches.map((match) => (match.otherUser as Json).age));
+    expect(ages.size, `the matches' ages: ${[...ages].join(', ')}`).toBeGreaterThanOrEqual(3);
   });
 
   it('reseeding is idempotent and never touches real users', async () => {

@@ -1,7 +1,8 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/client.ts';
-import { DEMO_PASSWORD, seedDemoData, seededRandom } from '../../src/server/db/seed.ts';
+import { DEMO_PASSWORD, seedDemoData, seededRandom } from '../../src/server/tools/seed.ts';
 import { createMemoryPhotoStore } from '../../src/server/features/photos/photo-store.ts';
 import { createPasswordHasher } from '../../src/server/features/auth/password-hasher.ts';
 import { createTestDatabase } from '../helpers/test-app.ts';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { devSurfacePlugin, isLoopbackAddress } from '../../src/server/features/dev/dev-surface.ts';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveGoogleConfig, STAND_IN_CLIENT_ID } from '../../src/server/features/google/google-config.ts';

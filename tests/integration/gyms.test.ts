@@ -1,3 +1,4 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeGymName } from '#shared/discovery/compatibility';

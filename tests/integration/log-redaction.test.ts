@@ -1,3 +1,4 @@
+// @setup embedded
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { maskEmail, redactUrl } from '../../src/server/logger.ts';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMatchedPair, emitWithAck } from '../helpers/chat-api.ts';
 import { createDiscoveryApi } from '../helpers/discovery-api.ts';

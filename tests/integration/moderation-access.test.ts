@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../helpers/auth-api.ts';
 import { createSignedInUser } from '../helpers/discovery-api.ts';

@@ -1,3 +1,4 @@
+// @setup scaled — the moderator on one node, the people involved on another
 import { sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

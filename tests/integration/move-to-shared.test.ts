@@ -1,3 +1,4 @@
+// @setup scaled — moving an embedded install into the shared PostgreSQL
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -49,7 +50,7 @@ describe.runIf(isPostgres)('moving an embedded install to the shared database', 
     const vapid = await loadOrCreateVapidKeys(dataDir);
 
     const move = () =>
-      run(process.execPath, ['--import', 'tsx', 'src/server/db/move-to-shared-cli.ts', dataDir], {
+      run(process.execPath, ['--import', 'tsx', 'src/server/tools/move-to-shared-cli.ts', dataDir], {
         env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
       });
     const first = await move();
@@ -83,7 +84,7 @@ describe.runIf(isPostgres)('moving an embedded install to the shared database', 
   it('refuses to run without DATABASE_URL, naming it', async () => {
     const { DATABASE_URL: _url, REDIS_URL: _redis, ...env } = process.env;
     await expect(
-      run(process.execPath, ['--import', 'tsx', 'src/server/db/move-to-shared-cli.ts', dataDir], { env }),
+      run(process.execPath, ['--import', 'tsx', 'src/server/tools/move-to-shared-cli.ts', dataDir], { env }),
     ).rejects.toMatchObject({ stderr: expect.stringContaining('DATABASE_URL: required') });
   });
 });

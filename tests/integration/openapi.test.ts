@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_SCHEMAS } from '../../src/server/openapi/route-schemas.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

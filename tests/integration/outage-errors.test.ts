@@ -1,3 +1,4 @@
+// @setup embedded
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages';

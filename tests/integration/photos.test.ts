@@ -1,3 +1,4 @@
+// @setup scaled — photos stored in PostgreSQL (the scaled photo store); the filesystem store runs in every e2e journey
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscoveryApi, type DiscoveryApi } from '../helpers/discovery-api.ts';

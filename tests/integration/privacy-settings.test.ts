@@ -1,3 +1,4 @@
+// @setup embedded
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMatchedPair, eventually, recordEvents } from '../helpers/chat-api.ts';

@@ -1,3 +1,4 @@
+// @setup scaled — push delivery across two nodes
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '#shared/notifications/notification-schemas';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '#shared/notifications/notification-schemas';
 import type { PushPayload } from '#shared/notifications/push-schemas';

@@ -1,3 +1,4 @@
+// @setup scaled — quedadas across two nodes
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuedadaUpdatedEvent } from '#shared/quedadas/quedada-schemas';
@@ -5,7 +6,7 @@ import { createMatchedPair, nextEventMatching } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { proposalBody, quedadaCalls } from '../helpers/quedada-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startSecondNode, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
@@ -42,14 +43,7 @@ describe.runIf(isScaled)('quedadas across two nodes', () => {
 
   beforeAll(async () => {
     nodeA = await startTestApp({}, { dependencies: { clock } });
-    nodeB = await startTestApp(
-      {
-        databaseUrl: nodeA.config.databaseUrl,
-        tokenSecret: nodeA.config.tokenSecret,
-        redisKeyPrefix: nodeA.config.redisKeyPrefix,
-      },
-      { dependencies: { clock } },
-    );
+    nodeB = await startSecondNode(nodeA, { dependencies: { clock } });
     api = createDiscoveryApi(nodeA);
   });
   afterAll(async () => {

@@ -1,10 +1,11 @@
+// @setup embedded
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPayload } from '#shared/notifications/push-schemas';
-import { QUEDADA_MESSAGES as M } from '#shared/quedadas/quedada-messages';
+import { QUEDADA_MESSAGES } from '#shared/quedadas/quedada-messages';
 import { resolvePushConfig } from '../../src/server/features/push/push-config.ts';
 import type { PairSummary, Quedada, QuedadaUpdatedEvent } from '#shared/quedadas/quedada-schemas';
 import { createMatchedPair, eventually, type MatchedPair, nextEventMatching } from '../helpers/chat-api.ts';
@@ -110,7 +111,9 @@ describe('quedadas (issue #21)', () => {
     expect((await heardByA).quedada.version).toBe(2);
 
     // Now it is b's proposal: b cannot accept it, a can.
-    expect((await calls.act(pair.b, quedada._id, { action: 'accept' })).body.message).toBe(M.ownProposal);
+    expect((await calls.act(pair.b, quedada._id, { action: 'accept' })).body.message).toBe(
+      QUEDADA_MESSAGES.ownProposal,
+    );
     const acceptBody = { clientId: randomUUID(), action: 'accept' };
     const accept = await api.post(`/quedadas/${quedada._id}/actions`, acceptBody, pair.a.token);
     expect(calls.quedadaOf(accept).status).toBe('accepted');
@@ -129,7 +132,7 @@ describe('quedadas (issue #21)', () => {
     // A second proposal while one is in play is refused.
     const second = await calls.propose(pair.b, proposalBody(pair.conversationId, clock.now()));
     expect(second.status).toBe(409);
-    expect(second.body.message).toBe(M.alreadyActive);
+    expect(second.body.message).toBe(QUEDADA_MESSAGES.alreadyActive);
   });
 
   it('only the two members see or act: 404 for anyone else on every route, and no event reaches them', async () => {
@@ -172,15 +175,15 @@ describe('quedadas (issue #21)', () => {
     const pair = await createMatchedPair(api);
     const now = clock.now();
     const cases: [Record<string, unknown>, number, string][] = [
-      [{ startsAt: new Date(now.getTime() - HOUR).toISOString() }, 400, M.startsInPast],
-      [{ durationMin: 361 }, 400, M.duration],
-      [{ gymName: 'G'.repeat(51) }, 400, M.gymName],
-      [{ gymName: 'G'.repeat(100_000) }, 400, M.gymName],
-      [{ activity: '' }, 400, M.activity],
-      [{ startsAt: 'mañana' }, 400, M.startsAt],
-      [{ conversationId: 'nope' }, 400, M.invalidConversation],
-      [{ extra: true }, 400, M.invalidQuedada],
-      [{ conversationId: randomUUID() }, 404, M.conversationNotFound],
+      [{ startsAt: new Date(now.getTime() - HOUR).toISOString() }, 400, QUEDADA_MESSAGES.startsInPast],
+      [{ durationMin: 361 }, 400, QUEDADA_MESSAGES.duration],
+      [{ gymName: 'G'.repeat(51) }, 400, QUEDADA_MESSAGES.gymName],
+      [{ gymName: 'G'.repeat(100_000) }, 400, QUEDADA_MESSAGES.gymName],
+      [{ activity: '' }, 400, QUEDADA_MESSAGES.activity],
+      [{ startsAt: 'mañana' }, 400, QUEDADA_MESSAGES.startsAt],
+      [{ conversationId: 'nope' }, 400, QUEDADA_MESSAGES.invalidConversation],
+      [{ extra: true }, 400, QUEDADA_MESSAGES.invalidQuedada],
+      [{ conversationId: randomUUID() }, 404, QUEDADA_MESSAGES.conversationNotFound],
     ];
     for (const [overrides, status, message] of cases) {
       const response = await calls.propose(pair.a, proposalBody(pair.conversationId, now, overrides));
@@ -191,17 +194,23 @@ describe('quedadas (issue #21)', () => {
     expect(broken.status).toBeGreaterThanOrEqual(400);
     expect(broken.status).toBeLessThan(500);
 
-    const proposed = calls.quedadaOf(await calls.propose(pair.a, proposalBody(pair.conversationId, now)));
+    // Null is "no note", "no address" (issue #34: it was refused as a note over 200 characters).
+    const proposed = calls.quedadaOf(
+      await calls.propose(pair.a, proposalBody(pair.conversationId, now, { note: null, gymAddress: null })),
+    );
+    expect(proposed.note).toBeNull();
     expect((await calls.act(pair.b, proposed._id, { action: 'dance' })).status).toBe(400);
     expect(
       (await calls.act(pair.b, proposed._id, { action: 'counter', startsAt: now.toISOString(), durationMin: 60 })).body
         .message,
-    ).toBe(M.startsInPast);
-    expect((await calls.act(pair.b, proposed._id, { action: 'cancel' })).body.message).toBe(M.cannotCancel);
+    ).toBe(QUEDADA_MESSAGES.startsInPast);
+    expect((await calls.act(pair.b, proposed._id, { action: 'cancel' })).body.message).toBe(
+      QUEDADA_MESSAGES.cannotCancel,
+    );
     expect((await calls.act(pair.a, proposed._id, { action: 'cancel' })).status).toBe(200);
     const late = await calls.act(pair.b, proposed._id, { action: 'accept' });
     expect(late.status).toBe(409);
-    expect(late.body.message).toBe(M.cancelled);
+    expect(late.body.message).toBe(QUEDADA_MESSAGES.cancelled);
     expect((await api.get('/quedadas/not-an-id', pair.a.token)).status).toBe(404);
   });
 
@@ -263,7 +272,9 @@ describe('quedadas (issue #21)', () => {
     expect(await remindersOf(pair.b, 'Entreno con Elena')).toHaveLength(1);
 
     // Too early to confirm.
-    expect((await calls.act(pair.a, quedada._id, { action: 'confirm', trained: true })).body.message).toBe(M.notEnded);
+    expect((await calls.act(pair.a, quedada._id, { action: 'confirm', trained: true })).body.message).toBe(
+      QUEDADA_MESSAGES.notEnded,
+    );
     clock.set(new Date(start + 91 * MINUTE));
     await Promise.all([app.quedadas.runDueJobs(), app.quedadas.runDueJobs()]);
     expect(await remindersOf(pair.a, '¿Entrenasteis juntos?')).toHaveLength(1);
@@ -281,6 +292,20 @@ describe('quedadas (issue #21)', () => {
     expect(reliability.body.reliability).toEqual({ kept: 1, counted: 1 });
     const jobs = await app.quedadas.runDueJobs();
     expect(jobs).toBe(0);
+  });
+
+  it('both members confirming at the same moment both succeed, and the quedada ends done', async () => {
+    const pair = await createMatchedPair(api, { names: ['Iker', 'Julia'] });
+    const quedada = await accepted(pair);
+    clock.set(new Date(new Date(quedada.startsAt).getTime() + 2 * HOUR));
+    const answers = await Promise.all(
+      [pair.a, pair.b].map((member) => calls.act(member, quedada._id, { action: 'confirm', trained: true })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const listed = await api.get(`/quedadas?conversationId=${pair.conversationId}`, pair.a.token);
+    const [stored] = listed.body.quedadas as Quedada[];
+    expect(stored?.status).toBe('done');
+    expect(stored?.confirmations).toEqual({ [pair.a.userId]: true, [pair.b.userId]: true });
   });
 
   it('a "No" counts against the other; a late cancel against who cancels; the line can be hidden', async () => {

@@ -1,3 +1,4 @@
+// @setup scaled — limits counted in Redis across nodes, and while Redis is away
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import {
   enforceRateLimits,
   type RateLimiter,
   scalePerIpLimits,
-} from '../../src/server/plugins/rate-limit.ts';
+} from '../../src/server/infra/rate-limit.ts';
 import { eventually } from '../helpers/chat-api.ts';
 import { createTestClock, MINUTE, type TestClock } from '../helpers/test-clock.ts';
 

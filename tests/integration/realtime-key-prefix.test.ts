@@ -1,3 +1,4 @@
+// @setup scaled — the Redis adapter's key prefix
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @setup scaled — the Redis adapter's connections closed on shutdown
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRealtime, type Realtime } from '../../src/server/plugins/realtime.ts';

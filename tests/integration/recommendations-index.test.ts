@@ -1,15 +1,16 @@
+// @setup scaled — the deck index on PostgreSQL 15, and on two nodes
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeckIndexRepository } from '../../src/server/features/discovery/deck-index-repository.ts';
-import { createLiveDeckIndex } from '../../src/server/features/discovery/live-deck-index.ts';
+import { createDeckIndexRepository } from '../../src/server/features/discovery/ranking/deck-index-repository.ts';
+import { createLiveDeckIndex } from '../../src/server/features/discovery/ranking/live-deck-index.ts';
 import { createRecommendationRepository } from '../../src/server/features/discovery/recommendation-repository.ts';
-import {
-  createRecommendationService,
-  deckViewerOf,
-} from '../../src/server/features/discovery/recommendation-service.ts';
+import { deckFiltersOf, passesDeckFilters } from '../../src/server/features/discovery/ranking/deck-filters.ts';
+import { deckViewerOf } from '../../src/server/features/discovery/ranking/deck-viewer.ts';
+import { createRecommendationService } from '../../src/server/features/discovery/recommendation-service.ts';
 import { createProfileRepository } from '../../src/server/features/profiles/profile-repository.ts';
 import { compatibility, compatibilityFeatures } from '../../src/shared/discovery/compatibility.ts';
+import { PREFERRED_SCHEDULES, SEARCH_EXPERIENCE_LEVELS } from '../../src/shared/settings/settings-schema.ts';
 import {
   AVAILABILITY_SLOTS,
   COMMITMENT_LEVELS,
@@ -80,7 +81,7 @@ describe('the deck index (docs/decisions/0022)', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body as Deck;
   };
-  it('ranks every deck exactly like the SQL query, with the scores of compatibility()', async () => {
+  it('ranks every deck exactly like the SQL query, with the scores of compatibility(), whatever the filters', async () => {
     const bilbao = { latitude: 43.263, longitude: -2.935 };
     const drawn = fc.sample(profileOverrides, { numRuns: 36, seed: 2026 });
     const users: TestUser[] = [];
@@ -102,30 +103,52 @@ describe('the deck index (docs/decisions/0022)', () => {
       (await profiles.findManyByUserIds(users.map((user) => user.userId))).map((profile) => [profile.userId, profile]),
     );
     let compared = 0;
-    for (const user of users) {
-      const me = byId.get(user.userId);
-      if (!me) throw new Error('no profile');
-      const fromSql = await bySql.candidates(deckViewerOf(me, now), null, 200);
-      const fromIndex = index.rank(
-        { ...deckViewerOf(me, now), features: compatibilityFeatures(me) },
-        new Set(),
-        null,
-        200,
-      );
-      expect(fromIndex.total).toBe(fromSql.total);
-      expect(fromIndex.entries.map(([id, score]) => [id, score])).toEqual(
-        fromSql.entries.map(([id, score]) => [id, score]),
-      );
-      for (const [id, score, km] of fromIndex.entries) {
-        const other = byId.get(id);
-        if (!other) throw new Error('no profile');
-        expect(score).toBe(compatibility(me, other).score);
-        expect(km).toBeCloseTo(fromSql.entries.find(([sqlId]) => sqlId === id)?.[2] ?? Number.NaN, 6);
-        compared += 1;
-      }
-    }
-    // The draw must give the comparison something to compare.
-    expect(compared).toBeGreaterThan(50);
+    let filtered = 0;
+    // Every viewer of the drawn population, with every /config filter drawn: the two rankings agree.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: users.length - 1 }),
+        fc.constantFrom(...SEARCH_EXPERIENCE_LEVELS),
+        fc.constantFrom(...PREFERRED_SCHEDULES),
+        async (n, experienceLevel, preferredSchedule) => {
+          const me = byId.get((users[n] as TestUser).userId);
+          if (!me) throw new Error('no profile');
+          const filters = deckFiltersOf({ experienceLevel, preferredSchedule });
+          const viewer = deckViewerOf(me, now, filters);
+          const fromSql = await bySql.candidates(viewer, null, 200);
+          const fromIndex = index.rank({ ...viewer, features: compatibilityFeatures(me) }, new Set(), null, 200);
+          expect(fromIndex.total).toBe(fromSql.total);
+          expect(fromIndex.entries.map(([id, score]) => [id, score])).toEqual(
+            fromSql.entries.map(([id, score]) => [id, score]),
+          );
+          const unfiltered = index.rank(
+            { ...deckViewerOf(me, now), features: compatibilityFeatures(me) },
+            new Set(),
+            null,
+            200,
+          );
+          if (unfiltered.total > fromIndex.total) filtered += 1;
+          for (const [id, score, km] of fromIndex.entries) {
+            const other = byId.get(id);
+            if (!other) throw new Error('no profile');
+            expect(score).toBe(compatibility(me, other).score);
+            expect(passesDeckFilters(filters, compatibilityFeatures(other))).toBe(true);
+            expect(km).toBeCloseTo(fromSql.entries.find(([sqlId]) => sqlId === id)?.[2] ?? Number.NaN, 6);
+            compared += 1;
+          }
+          // Nobody the filters let through is left out: the filtered deck is the unfiltered one, filtered.
+          expect(fromIndex.entries.map(([id]) => id)).toEqual(
+            unfiltered.entries
+              .map(([id]) => id)
+              .filter((id) => passesDeckFilters(filters, compatibilityFeatures(byId.get(id) ?? me))),
+          );
+        },
+      ),
+      { numRuns: 120, seed: 50 },
+    );
+    // The draw must give the comparison something to compare, and the filters something to remove.
+    expect(compared).toBeGreaterThan(200);
+    expect(filtered).toBeGreaterThan(20);
   });
 
   it('reflects a new profile, an edit, a move, a block, a deletion and a swipe in the next deck request', async () => {

@@ -1,19 +1,13 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SAFETY_MESSAGES } from '#shared/safety/safety-schemas';
 import { GOOD_PASSWORD, uniqueEmail } from '../helpers/auth-api.ts';
-import {
-  createMatchedPair,
-  emitWithAck,
-  eventually,
-  nextEventMatching,
-  pause,
-  recordEvents,
-} from '../helpers/chat-api.ts';
+import { createMatchedPair, emitWithAck, eventually, nextEventMatching, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
-import { connectSocket, nextEvent } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, roundTrip } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, SECOND } from '../helpers/test-clock.ts';
 
@@ -115,7 +109,8 @@ describe('safety: blocks, reports, export, account deletion (docs/decisions/0012
       text: '¿Por qué?',
     });
     expect(refusedAck).toMatchObject({ ok: false, status: 403 });
-    await pause(200);
+    // Barrier: socketB's events were all handled (their acks came back); flush socketA's connection.
+    await roundTrip(socketA);
     expect(heardByA.map((event) => event.name)).toEqual([]);
 
     // The block list shows it; unblocking leaves the conversation ended.

@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '#shared/settings/settings-schema';
 import { type Api, createApi } from '../helpers/auth-api.ts';

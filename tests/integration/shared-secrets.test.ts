@@ -1,3 +1,4 @@
+// @setup scaled — secrets shared through the PostgreSQL database
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveVapidKeys } from '../../src/server/features/push/vapid-keys.ts';
 import { resolveTokenSecret } from '../../src/server/secrets.ts';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationRemovedEvent, UnreadCountUpdatedEvent } from '#shared/notifications/notification-schemas';
@@ -128,7 +129,7 @@ describe('undoing a swipe', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({
       type: 'activity',
-      title: '¡Te han dado un Súper Entreno!',
+      title: '¡Te han dado un Super Entreno!',
       isRead: false,
       referenceType: 'superlike',
     });

@@ -1,3 +1,4 @@
+// @setup scaled — two server processes on one PostgreSQL and Redis
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';

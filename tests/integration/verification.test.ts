@@ -1,3 +1,4 @@
+// @setup embedded
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSE_INSTRUCTIONS, VERIFICATION_POSES } from '../../src/shared/verification/verification-poses.ts';

@@ -1,12 +1,28 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url);
 const TABLE = readFileSync(new URL('docs/spec-conformance.md', ROOT), 'utf8');
 
-type Row = { line: number; spec: string; requirement: string; file: string; test: string };
+type Row = { line: number; spec: string; requirement: string; file: string; test: string; state: string };
 
-/** The table rows of docs/spec-conformance.md: `| n | spec | requirement | \`file\` | test |`. */
+const DECISIONS = readdirSync(new URL('docs/decisions/', ROOT));
+
+/**
+ * What a row's State cell says is wrong, or null: `conforms`, or `deliberate deviation, decision
+ * NNNN` naming a record that exists in docs/decisions/ (`decisions` lists its file names).
+ */
+function stateProblem(state: string, decisions: readonly string[] = DECISIONS): string | null {
+  if (state === 'conforms') return null;
+  const deviation = /^deliberate deviation, decision (\d{4})$/.exec(state);
+  if (!deviation) return `state "${state}" is neither "conforms" nor "deliberate deviation, decision NNNN"`;
+  const number = deviation[1] as string;
+  return decisions.some((name) => name.startsWith(`${number}-`) && name.endsWith('.md'))
+    ? null
+    : `decision ${number} has no record in docs/decisions/`;
+}
+
+/** The table rows of docs/spec-conformance.md: `| n | spec | requirement | \`file\` | test | state |`. */
 function rows(): Row[] {
   const found: Row[] = [];
   for (const [index, line] of TABLE.split('\n').entries()) {
@@ -16,8 +32,8 @@ function rows(): Row[] {
       .slice(1, -1)
       .split(/(?<!\\)\|/)
       .map((cell) => cell.trim().replaceAll('\\|', '|'));
-    const [, spec = '', requirement = '', file = '', test = ''] = cells;
-    found.push({ line: index + 1, spec, requirement, file: file.replace(/^`|`$/g, ''), test });
+    const [, spec = '', requirement = '', file = '', test = '', state = ''] = cells;
+    found.push({ line: index + 1, spec, requirement, file: file.replace(/^`|`$/g, ''), test, state });
   }
   return found;
 }
@@ -65,6 +81,29 @@ describe('docs/spec-conformance.md (#19 §1)', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('gives every row a state: conforms, or a deliberate deviation naming a record that exists', () => {
+    const problems = table.flatMap((row) => {
+      const problem = stateProblem(row.state);
+      return problem ? [`line ${row.line}: ${problem}`] : [];
+    });
+    expect(problems).toEqual([]);
+    // The rows #32 §6 asked for are there, each with its state.
+    const deviations = new Set(table.filter((row) => row.state !== 'conforms').map((row) => row.state.slice(-4)));
+    for (const record of ['0044', '0045', '0046', '0047', '0048', '0049']) expect(deviations).toContain(record);
+  });
+
+  it('catches a deviation whose record does not exist (the check can fail)', () => {
+    const records = ['0044-signed-out-and-session-edges.md', '0045-phone.md'];
+    expect(stateProblem('conforms', records)).toBeNull();
+    expect(stateProblem('deliberate deviation, decision 0044', records)).toBeNull();
+    expect(stateProblem('deliberate deviation, decision 0999', records)).toBe(
+      'decision 0999 has no record in docs/decisions/',
+    );
+    expect(stateProblem('deliberate deviation', records)).not.toBeNull();
+    expect(stateProblem('', records)).not.toBeNull();
+    expect(stateProblem('conforma', records)).not.toBeNull();
   });
 
   it('catches a row whose test does not exist (the check can fail)', () => {

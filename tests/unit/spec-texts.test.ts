@@ -5,7 +5,7 @@ import { MATCHES_LOAD_FAILED } from '../../src/client/features/matches/matches-s
 import { UPDATE_FAILED_MESSAGE } from '../../src/client/features/profile/editor-store.ts';
 import { PROFILE_LOAD_FAILED } from '../../src/client/features/profile/own-profile-store.ts';
 import { SAVE_FAILED_MESSAGE } from '../../src/client/features/profile/wizard-store.ts';
-import { DISTANCE_SAVE_FAILED } from '../../src/client/routes/config-search-distance.ts';
+import { DISTANCE_SAVE_FAILED } from '../../src/client/routes/config-search-preferences.ts';
 import { CHAT_MESSAGES } from '../../src/shared/chat/chat-messages.ts';
 
 /**

@@ -135,6 +135,25 @@ const entrenosRoute = createRoute({
   component: lazyRouteComponent(() => import('../routes/entrenos.tsx'), 'EntrenosPage'),
 });
 
+// «Entrenos abiertos» (issue #35, docs/decisions/0055).
+const openSessionsRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'entrenos/abiertos',
+  component: lazyRouteComponent(() => import('../routes/entrenos-abiertos.tsx'), 'OpenSessionsPage'),
+});
+
+const publishOpenSessionRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'entrenos/abiertos/nuevo',
+  component: lazyRouteComponent(() => import('../routes/entrenos-abiertos.tsx'), 'PublishOpenSessionPage'),
+});
+
+const openSessionRoute = createRoute({
+  getParentRoute: () => appLayoutRoute,
+  path: 'entrenos/abiertos/$sessionId',
+  component: lazyRouteComponent(() => import('../routes/entrenos-abiertos.tsx'), 'OpenSessionPage'),
+});
+
 const notificationsRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: 'notifications',
@@ -203,6 +222,13 @@ const privacyRoute = createRoute({
   component: lazyRouteComponent(() => import('../routes/privacy.tsx'), 'PrivacyPage'),
 });
 
+// «Compartir con alguien de confianza» (issue #35): the trusted contact's page, no sign-in.
+const sharedRoute = createRoute({
+  getParentRoute: () => infoLayoutRoute,
+  path: 'compartido/$token',
+  component: lazyRouteComponent(() => import('../routes/compartido.tsx'), 'SharedSessionPage'),
+});
+
 const devOutboxRoute = createRoute({
   getParentRoute: () => infoLayoutRoute,
   path: 'dev/outbox',
@@ -233,6 +259,9 @@ export const routeTree = rootRoute.addChildren([
     messagesRoute,
     conversationRoute,
     entrenosRoute,
+    openSessionsRoute,
+    publishOpenSessionRoute,
+    openSessionRoute,
     notificationsRoute,
     editProfileRoute,
   ]),
@@ -242,7 +271,7 @@ export const routeTree = rootRoute.addChildren([
     moderationVerificationsRoute,
     moderationAuditRoute,
   ]),
-  infoLayoutRoute.addChildren([termsRoute, privacyRoute, devOutboxRoute, devUiRoute]),
+  infoLayoutRoute.addChildren([termsRoute, privacyRoute, sharedRoute, devOutboxRoute, devUiRoute]),
 ]);
 
 /** Builds the app's router; tests and the build-time prerender pass a memory history. */

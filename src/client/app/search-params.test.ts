@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
+  isSafeReturnPath,
   LoginSearchSchema,
   parsePlainSearch,
   ResetPasswordSearchSchema,
@@ -33,7 +34,30 @@ describe('route search schemas', () => {
   });
 
   it('keeps only the known login error', () => {
-    expect(v.parse(LoginSearchSchema, { error: 'token_missing' })).toEqual({ error: 'token_missing' });
-    expect(v.parse(LoginSearchSchema, { error: '<script>' })).toEqual({ error: undefined });
+    expect(v.parse(LoginSearchSchema, { error: 'token_missing' })).toMatchObject({ error: 'token_missing' });
+    expect(v.parse(LoginSearchSchema, { error: '<script>' })).toMatchObject({ error: undefined });
+  });
+
+  it('keeps a return page only inside the signed-in area of this app (decision 0044)', () => {
+    for (const page of ['/messages/c-1', '/matches', '/home?x=1', '/notifications#top', '/config']) {
+      expect(isSafeReturnPath(page), page).toBe(true);
+      expect(v.parse(LoginSearchSchema, { redirect: page }).redirect).toBe(page);
+    }
+    for (const page of [
+      'https://evil.example/home',
+      '//evil.example/home',
+      '/\\evil.example/home',
+      '/\t/evil.example/home',
+      '/home/../login',
+      'home',
+      '/login',
+      '/register/email',
+      '/unauthorized',
+      '/no-existe',
+      'javascript:alert(1)',
+    ]) {
+      expect(isSafeReturnPath(page), page).toBe(false);
+      expect(v.parse(LoginSearchSchema, { redirect: page }).redirect).toBeUndefined();
+    }
   });
 });

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { isSafeReturnPath } from '#shared/routes';
+
+export { isSafeReturnPath };
 
 /**
  * Search params are kept as plain strings. TanStack Router's default JSON parsing would turn a
@@ -29,8 +32,13 @@ const OptionalText = v.fallback(v.optional(v.pipe(v.string(), v.trim(), v.minLen
 export const ResetPasswordSearchSchema = v.object({ token: OptionalText, email: OptionalText });
 export type ResetPasswordSearch = v.InferOutput<typeof ResetPasswordSearchSchema>;
 
-/** /login?error=token_missing (spec 000 §2, §7); any other value is dropped. */
+/**
+ * /login?error=token_missing (spec 000 §2, §7); any other value is dropped. `redirect`: the
+ * signed-in page a signed-out person asked for (the 401 page's «Iniciar Sesión» carries it), opened
+ * after the sign-in instead of /home; dropped unless safe.
+ */
 export const LoginSearchSchema = v.object({
   error: v.fallback(v.optional(v.picklist(['token_missing'])), undefined),
+  redirect: v.fallback(v.optional(v.pipe(v.string(), v.check(isSafeReturnPath))), undefined),
 });
 export type LoginSearch = v.InferOutput<typeof LoginSearchSchema>;

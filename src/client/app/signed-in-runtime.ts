@@ -1,15 +1,18 @@
 /**
  * What only a signed-in person needs, started once per page load: the local store, outbox, sync
  * and tab leadership (the socket opens only in the leading tab), the socket, the unread totals,
- * the live conversation list, the matches count, the notifications, and the push and chat-draft
- * clean-ups at sign-out. Loaded lazily (`signed-in-runtime-loader.ts`): the login route does not download
+ * the live conversation list, the matches count, the notifications, the profile's position following
+ * the device, and the push and chat-draft clean-ups at sign-out. Loaded lazily (`signed-in-runtime-loader.ts`): the login route does not download
  * Dexie, socket.io-client or the signed-in stores (QUALITY 28).
  */
 import { startConversationUpdates } from '../features/chat/conversations-store.ts';
 import { startUnreadCount } from '../features/chat/unread-store.ts';
 import { startMatchesCount } from '../features/matches/index.ts';
 import { startNotifications } from '../features/notifications/index.ts';
-import { startQuedadas } from '../features/quedadas/index.ts';
+// Straight from its module: the profile feature's index would bring the wizard into this chunk.
+import { startLocationFollow } from '../features/profile/location-follow.ts';
+import { startOpenSessions } from '../features/open-sessions/index.ts';
+import { startQuedadas, startQuedadaShares } from '../features/quedadas/index.ts';
 import { startDraftCleanup } from '../services/drafts.ts';
 import { startOffline } from '../services/offline.ts';
 import { startPushCleanup } from '../services/push.ts';
@@ -29,6 +32,9 @@ export function startSignedInRuntime(): void {
   startMatchesCount();
   startNotifications();
   startQuedadas();
+  startQuedadaShares();
+  startOpenSessions();
   startPushCleanup();
   startDraftCleanup();
+  startLocationFollow();
 }

@@ -6,7 +6,7 @@ import { AccountDataActions } from '../features/safety/index.ts';
 import { SettingsScreen } from '../features/settings/index.ts';
 import { VerifyProfile } from '../features/verification/index.ts';
 import { Switch } from '../ui/switch.tsx';
-import { useSearchDistance } from './config-search-distance.ts';
+import { useSearchDistance, useSearchGender } from './config-search-preferences.ts';
 
 function NotificationSoundSwitch() {
   const isOn = useNotificationSoundOn();
@@ -38,9 +38,11 @@ function ModerationEntry() {
  */
 export function ConfigPage() {
   const searchDistance = useSearchDistance();
+  const searchGender = useSearchGender();
   return (
     <SettingsScreen
       searchDistance={searchDistance}
+      searchGender={searchGender}
       renderSignOutButton={() => <SignOutButton variant="danger" />}
       renderSoundSwitch={() => <NotificationSoundSwitch />}
       renderDataActions={() => (

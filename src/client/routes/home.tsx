@@ -1,8 +1,8 @@
 import { useCallback, useEffect } from 'react';
 import { useSnapshot } from 'valtio';
-import type { OwnProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
 import { removeFromDeck } from '../features/discovery/deck-store.ts';
-import { DiscoveryDeck, DiscoveryDeckSkeleton } from '../features/discovery/index.ts';
+import { DeckOfflineNotice, DiscoveryDeck, DiscoveryDeckSkeleton } from '../features/discovery/index.ts';
 import {
   loadOwnProfile,
   ownProfileState,
@@ -42,6 +42,8 @@ export function HomePage() {
     return (
       <div className="mx-auto flex w-full max-w-md flex-col gap-4">
         <HomeTitle />
+        {/* The frame leaves «Sin conexión» to this page (the deck's notice): say it here too. */}
+        <DeckOfflineNotice />
         <OfflinePlaceholder />
       </div>
     );

@@ -1,6 +1,7 @@
 import { useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import * as v from 'valibot';
+import { isSafeReturnPath } from '#shared/routes';
 import { type SecondStepChallenge, SecondStepChallengeSchema } from '#shared/security/security-schemas';
 import { adoptSignedInSession } from '../features/auth/adopt-session.ts';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
@@ -21,8 +22,11 @@ const TOKEN_MISSING_NOTICE = 'No hemos encontrado tu sesión. Por favor, inicia 
 export function LoginPage() {
   const navigate = useNavigate();
   // Shared by / and /login, so the search is read loosely; /login validates it.
-  const search = useSearch({ strict: false }) as { error?: string };
-  const goHome = () => void navigate({ to: '/home', replace: true });
+  const search = useSearch({ strict: false }) as { error?: string; redirect?: string };
+  // The page a signed-out person asked for (the 401 page passes it on, decision 0044), else /home.
+  const returnTo = search.redirect !== undefined && isSafeReturnPath(search.redirect) ? search.redirect : undefined;
+  const goHome = () =>
+    void (returnTo ? navigate({ href: returnTo, replace: true }) : navigate({ to: '/home', replace: true }));
   // A Google sign-in that needs its second step: from this page's button, or handed over by another page's.
   const handedOver = useRouterState({ select: (state) => state.location.state.secondStep });
   const [googleSecondStep, setGoogleSecondStep] = useState<SecondStepChallenge | undefined>(undefined);
@@ -47,6 +51,7 @@ export function LoginPage() {
         </Suspense>
       )}
       onSignedIn={goHome}
+      onTokenMissing={() => void navigate({ to: '/login', search: { error: 'token_missing' }, replace: true })}
     />
   );
 }

@@ -4,7 +4,7 @@ import { useCurrentUserId } from '../features/profile/index.ts';
 import {
   QuedadaComposerButton,
   QuedadaHeaderLine,
-  QuedadaThread,
+  quedadaEntries,
   useConversationQuedadas,
 } from '../features/quedadas/index.ts';
 import { SafetyMenu } from '../features/safety/index.ts';
@@ -31,9 +31,7 @@ export function MessagesConversationPage() {
       )}
       extensions={{
         renderHeaderLine: () => <QuedadaHeaderLine conversationId={conversationId} quedadas={quedadas} />,
-        renderThreadEnd: ({ otherUser }) => (
-          <QuedadaThread quedadas={quedadas} ownUserId={ownUserId} otherName={otherUser.name} />
-        ),
+        threadEntries: ({ otherUser }) => quedadaEntries(quedadas, ownUserId, otherUser.name),
         renderComposerAction: ({ otherUser }) => (
           <QuedadaComposerButton conversationId={conversationId} otherUserId={otherUser.userId} quedadas={quedadas} />
         ),

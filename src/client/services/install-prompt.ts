@@ -27,7 +27,8 @@ export function isIosDevice({ userAgent, platform = '', maxTouchPoints = 0 }: En
   return platform === 'MacIntel' && maxTouchPoints > 1;
 }
 
-function isRunningInstalled(): boolean {
+/** True in the installed app (standalone or minimal-ui window, or iOS's home-screen app). */
+export function isRunningInstalled(): boolean {
   if (typeof window === 'undefined') return false;
   const media = (query: string) => window.matchMedia?.(query).matches === true;
   const iosStandalone = (navigator as Navigator & { standalone?: boolean }).standalone === true;

@@ -5,7 +5,7 @@ import { proxy } from 'valtio';
 import type { ChatMessage, ConversationSummary } from '#shared/chat/chat-schemas';
 import type { MatchListItem } from '#shared/discovery/discovery-schemas';
 import type { Notification } from '#shared/notifications/notification-schemas';
-import type { OwnProfile, PublicProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile, PublicProfile } from '#shared/profile/profile-views';
 import {
   applyReceiptToDb,
   currentDb,

@@ -1,3 +1,4 @@
+// Long on purpose: the one module that touches Dexie: the schema, its versions, each table's helpers.
 /**
  * The device's copy of the user's data (ARCHITECTURE "Offline and sync", QUALITY 13, 19): one
  * IndexedDB database per signed-in user (`entreno-<userId>`), read first by the screens and
@@ -9,8 +10,9 @@ import Dexie, { type EntityTable, liveQuery } from 'dexie';
 import type { ChatMessage, ConversationSummary, MessageStatus } from '#shared/chat/chat-schemas';
 import type { MatchListItem } from '#shared/discovery/discovery-schemas';
 import type { Notification } from '#shared/notifications/notification-schemas';
-import type { OwnProfile, PublicProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile, PublicProfile } from '#shared/profile/profile-views';
 import type { Quedada } from '#shared/quedadas/quedada-schemas';
+import type { QuedadaShare } from '#shared/quedadas/share-schemas';
 import { LOCAL_DB_PREFIX, SESSION_DB_NAME } from '#shared/offline';
 
 export { LOCAL_DB_PREFIX, SESSION_DB_NAME } from '#shared/offline';
@@ -40,7 +42,30 @@ export type StoredWizardPhoto = { position: number; blob: Blob; name: string; ty
  */
 export type StoredQuedada = Quedada & { key: string; sync: 'synced' | 'pending' | 'error' };
 
-export type OutboxKind = 'message' | 'swipe' | 'undoSwipe' | 'markRead' | 'notification' | 'quedada';
+export type OutboxKind =
+  | 'message'
+  | 'swipe'
+  | 'undoSwipe'
+  | 'markRead'
+  | 'notification'
+  | 'quedada'
+  | 'quedadaShare'
+  | 'openSession';
+
+/**
+ * A link to one of the user's quedadas for someone they trust (issue #35, docs/decisions/0054):
+ * the token lives only here (the server keeps its hash); `share` is the server's copy once sent.
+ */
+export type StoredShare = {
+  /** The create's clientId. */
+  key: string;
+  quedadaId: string;
+  token: string;
+  checkInAt: string | null;
+  share: QuedadaShare | null;
+  sync: 'synced' | 'pending' | 'error';
+  createdAt: string;
+};
 export type OutboxStatus = 'pending' | 'failed';
 
 /** The HTTP call that delivers an item: what the worker replays when no page is open. */
@@ -52,9 +77,13 @@ export type OutboxItem = {
   clientId: string;
   kind: OutboxKind;
   scope: string;
-  /** Path under /api, idempotent thanks to the clientId in its body. */
+  /**
+   * Path under /api, idempotent thanks to the clientId in its body: what is sent, stored once
+   * (the worker replays it as it stands; a kind's `deliver` reads it too).
+   */
   request: OutboxRequest;
-  payload: Record<string, unknown>;
+  /** What the page needs beyond the request to apply or undo the item (never a copy of it). */
+  payload?: Record<string, unknown>;
   status: OutboxStatus;
   attempts: number;
   createdAt: string;
@@ -72,6 +101,7 @@ export type LocalDb = Dexie & {
   outbox: EntityTable<OutboxItem, 'id'>;
   wizardPhotos: EntityTable<StoredWizardPhoto, 'position'>;
   quedadas: EntityTable<StoredQuedada, 'key'>;
+  quedadaShares: EntityTable<StoredShare, 'key'>;
 };
 
 export function localDbName(userId: string): string {
@@ -95,6 +125,8 @@ export function openLocalDb(userId: string): LocalDb {
   db.version(2).stores({ wizardPhotos: 'position' });
   // Quedadas (issue #21).
   db.version(3).stores({ quedadas: 'key, conversationId, _id, startsAt' });
+  // «Compartir con alguien de confianza» (issue #35).
+  db.version(4).stores({ quedadaShares: 'key, quedadaId' });
   return db;
 }
 
@@ -182,6 +214,31 @@ export async function upsertMessages(db: LocalDb, messages: readonly (ChatMessag
       .primaryKeys();
     if (strays.length > 0) await db.messages.bulkDelete(strays);
     await db.messages.bulkPut([...byKey.values()]);
+  });
+}
+
+/**
+ * Receipts as cursors (docs/decisions/0041): the other member's `readSeq` / `deliveredSeq` of
+ * each conversation mark our own stored messages up to them read / delivered (never back).
+ */
+export async function applyReceiptCursors(db: LocalDb, conversations: readonly ConversationSummary[]): Promise<void> {
+  const moving = conversations.filter((c) => (c.readSeq ?? 0) > 0 || (c.deliveredSeq ?? 0) > 0);
+  if (moving.length === 0) return;
+  await db.transaction('rw', db.messages, async () => {
+    for (const conversation of moving) {
+      const readSeq = conversation.readSeq ?? 0;
+      const deliveredSeq = Math.max(conversation.deliveredSeq ?? 0, readSeq);
+      await db.messages
+        .where('[conversationId+seq]')
+        .between([conversation.conversationId, 1], [conversation.conversationId, deliveredSeq], true, true)
+        .filter((message) => message.senderId !== conversation.otherUser.userId)
+        .modify((message) => {
+          const seq = message.seq ?? 0;
+          const status = seq <= readSeq ? 'read' : 'delivered';
+          if (RANK[status] > RANK[message.status]) message.status = status;
+          if (seq <= readSeq) message.read = true;
+        });
+    }
   });
 }
 
@@ -319,6 +376,23 @@ export async function saveDeck(db: LocalDb, profiles: readonly PublicProfile[]):
   });
 }
 
+/**
+ * The other person's name per conversation, from what this device knows (its conversations and
+ * matches): "Próximos entrenos" says with whom (issue #34), offline too.
+ */
+export async function readPartnerNames(db: LocalDb): Promise<Record<string, string>> {
+  return db.transaction('r', db.conversations, db.matches, async () => {
+    const names: Record<string, string> = {};
+    for (const match of await db.matches.toArray()) {
+      if (match.otherUser.name) names[match.conversationId] = match.otherUser.name;
+    }
+    for (const conversation of await db.conversations.toArray()) {
+      if (conversation.otherUser.name) names[conversation.conversationId] = conversation.otherUser.name;
+    }
+    return names;
+  });
+}
+
 /** The last known deck, or null when this device never loaded one. */
 export async function readDeck(db: LocalDb): Promise<PublicProfile[] | null> {
   return db.transaction('r', db.deckProfiles, db.meta, async () => {
@@ -446,7 +520,7 @@ export async function hasPendingOutboxItem(
 /** The payloads of the items of `kind` still waiting, oldest first (to show them over a server answer). */
 export async function pendingOutboxPayloads(db: LocalDb, kind: OutboxKind): Promise<Array<Record<string, unknown>>> {
   const items = await db.outbox.where('kind').equals(kind).sortBy('id');
-  return items.filter((item) => item.status === 'pending').map((item) => item.payload);
+  return items.flatMap((item) => (item.status === 'pending' && item.payload ? [item.payload] : []));
 }
 
 // ---- live queries -------------------------------------------------------------------------------

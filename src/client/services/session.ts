@@ -315,7 +315,7 @@ export function createSessionController(deps: SessionDependencies) {
 }
 
 /** GET /auth/validate-session: a 401/403 is invalid; no answer or a server error is unreachable. */
-async function validateSessionOnServer(): Promise<SessionCheckResult> {
+export async function validateSessionOnServer(): Promise<SessionCheckResult> {
   try {
     const answer = await requestJson<ValidateSessionResponse>('auth/validate-session', { timeout: 10_000 });
     const parsed = v.safeParse(ValidateSessionResponseSchema, answer);

@@ -3,6 +3,7 @@ import {
   ConnectionService,
   JOIN_BATCH_SIZE,
   MAX_JOINED_ROOMS,
+  SOCKET_RECONNECTION,
   type SocketAuthPayload,
   type SocketLike,
   SocketRequestError,
@@ -107,6 +108,17 @@ function setup(options: { token?: string; visible?: boolean } = {}) {
     },
   };
 }
+
+describe('reconnection (spec 001 §4, §9; decision 0048)', () => {
+  it("never stops reconnecting, 1 to 5 s apart, instead of the other service's 5 retries", () => {
+    expect(SOCKET_RECONNECTION).toMatchObject({
+      reconnection: true,
+      reconnectionAttempts: Number.POSITIVE_INFINITY,
+      reconnectionDelay: 1000,
+      reconnectionDelayMax: 5000,
+    });
+  });
+});
 
 describe('ConnectionService status machine', () => {
   it('starts disconnected and goes connecting → connected → reconnecting → connected', async () => {

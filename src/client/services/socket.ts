@@ -1,3 +1,4 @@
+// Long on purpose: the connection's status machine, acknowledgements and reconnection go together.
 /**
  * The real-time connection (spec 001 §4 "Real-time connection", §7 "Real-time socket"), shaped
  * like bluesky's chat agent (STYLE.md): a plain class with a status machine and
@@ -23,6 +24,17 @@ import { tokenStorage } from './token-storage.ts';
 export const SOCKET_CONNECT_TIMEOUT_MS = 60_000;
 export const SOCKET_RECONNECT_DELAY_MS = 1000;
 export const SOCKET_RECONNECT_DELAY_MAX_MS = 5000;
+/**
+ * Socket.IO's reconnection: never gives up, 1 to 5 s apart. Not the other service's "5 retries"
+ * of spec 001 §4/§9, which would leave an offline-first app disconnected for good (decision 0048).
+ */
+export const SOCKET_RECONNECTION = {
+  reconnection: true,
+  reconnectionAttempts: Number.POSITIVE_INFINITY,
+  reconnectionDelay: SOCKET_RECONNECT_DELAY_MS,
+  reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX_MS,
+  randomizationFactor: 0.5,
+} as const;
 /** Spec 001 §9: at most 20 joined rooms, the oldest dropped. */
 export const MAX_JOINED_ROOMS = 20;
 /** Spec 001 §9: conversations are joined in batches of 5. */
@@ -413,11 +425,7 @@ async function createBrowserSocket(auth: (callback: (data: SocketAuthPayload) =>
     // (getRandomValues, not randomUUID: the latter needs a secure context.)
     query: { route: Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16)).join('') },
     timeout: SOCKET_CONNECT_TIMEOUT_MS,
-    reconnection: true,
-    reconnectionAttempts: Number.POSITIVE_INFINITY,
-    reconnectionDelay: SOCKET_RECONNECT_DELAY_MS,
-    reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX_MS,
-    randomizationFactor: 0.5,
+    ...SOCKET_RECONNECTION,
   });
   return socket as unknown as SocketLike;
 }

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, ConversationSummary, SyncResponse } from '#shared/chat/chat-schemas';
 import { type LocalDb, openLocalDb, readMessages } from './local-db.ts';
-import { SYNC_CURSOR_KEY, SyncService } from './sync.ts';
+import { applySyncPage, SYNC_CURSOR_KEY, SyncService } from './sync.ts';
 
 let db: LocalDb;
 let counter = 0;
@@ -51,6 +51,40 @@ const page = (cursor: string, hasMore: boolean, rest: Partial<SyncResponse> = {}
 });
 
 describe('sync', () => {
+  it("marks our own messages read and delivered up to the other member's cursors (decision 0041)", async () => {
+    counter += 1;
+    db = openLocalDb(`sync-${counter}`);
+    const mine = (seq: number): ChatMessage => ({
+      ...message(seq),
+      _id: `own${seq}`,
+      sender_id: 'a',
+      senderId: 'a',
+      receiverId: 'b',
+      clientId: `own-${seq}`,
+    });
+    await applySyncPage(
+      db,
+      page('10', false, { conversations: [conversation('c1')], messages: [mine(1), message(2), mine(3), mine(4)] }),
+    );
+    await applySyncPage(
+      db,
+      page('11', false, { conversations: [{ ...conversation('c1'), readSeq: 3, deliveredSeq: 4 }] }),
+    );
+    const stored = await readMessages(db, 'c1');
+    expect(stored.map((m) => [m._id, m.status, m.read])).toEqual([
+      ['own1', 'read', true],
+      ['m2', 'sent', false],
+      ['own3', 'read', true],
+      ['own4', 'delivered', false],
+    ]);
+    // Never back: an older cursor changes nothing.
+    await applySyncPage(
+      db,
+      page('12', false, { conversations: [{ ...conversation('c1'), readSeq: 1, deliveredSeq: 1 }] }),
+    );
+    expect((await readMessages(db, 'c1')).map((m) => m.status)).toEqual(['read', 'sent', 'read', 'delivered']);
+  });
+
   it('pages from the saved cursor until hasMore is false and saves each cursor', async () => {
     counter += 1;
     db = openLocalDb(`sync-${counter}`);

@@ -5,7 +5,14 @@
  * transaction — so a crash mid-way resumes from the last applied page, never skips one.
  */
 import type { SyncResponse } from '#shared/chat/chat-schemas';
-import { type LocalDb, readMeta, removeConversations, upsertConversations, upsertMessages } from './local-db.ts';
+import {
+  applyReceiptCursors,
+  type LocalDb,
+  readMeta,
+  removeConversations,
+  upsertConversations,
+  upsertMessages,
+} from './local-db.ts';
 
 export const SYNC_CURSOR_KEY = 'sync-cursor';
 
@@ -27,6 +34,7 @@ export async function applySyncPage(db: LocalDb, page: SyncResponse): Promise<vo
     await upsertConversations(db, page.conversations);
     await removeConversations(db, page.removedConversationIds);
     await upsertMessages(db, page.messages);
+    await applyReceiptCursors(db, page.conversations);
     await db.meta.put({ key: SYNC_CURSOR_KEY, value: page.cursor });
   });
 }

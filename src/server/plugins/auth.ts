@@ -7,9 +7,9 @@ import type {
   AuthContext,
   AuthenticatedSession,
   SessionCheck,
+  SessionGate,
   SessionLiveness,
-  SessionService,
-} from '../features/auth/session-service.ts';
+} from '../infra/session-contract.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,7 +63,7 @@ export type PendingAuth = AuthContext & {
  * `X-New-Token` (spec 000 §4).
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { sessions: Pick<SessionService, 'authenticate' | 'authenticateOrDefer'> }) => {
+  async (app: FastifyInstance, options: { sessions: Pick<SessionGate, 'authenticate' | 'authenticateOrDefer'> }) => {
     // Reads and guarded hot writes trust the session cache; every other write reads the row.
     const checkOf = (request: FastifyRequest): SessionCheck =>
       request.method === 'GET' ||

@@ -3,9 +3,9 @@ import { TOKEN_INVALIDATED_EVENT } from '#shared/auth/auth-constants';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import type { TokenInvalidatedEvent } from '#shared/auth/auth-schemas';
 import { SERVER_MESSAGES } from '#shared/messages';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Logger } from '../logger.ts';
-import type { SessionRevocationListener, SessionService } from '../features/auth/session-service.ts';
+import type { SessionGate, SessionRevocationListener } from '../infra/session-contract.ts';
 import { bearerToken } from './auth.ts';
 
 /** What every authenticated socket carries in `socket.data`. */
@@ -23,7 +23,7 @@ const MAX_TIMER_MS = 2_147_483_647;
  */
 export function attachSocketAuth(
   io: Server,
-  deps: { sessions: Pick<SessionService, 'verifyToken' | 'sessionEnd' | 'isLive'>; clock: Clock; logger: Logger },
+  deps: { sessions: Pick<SessionGate, 'verifyToken' | 'sessionEnd' | 'isLive'>; clock: Clock; logger: Logger },
 ): void {
   io.on('connection', (socket) => {
     // A revocation broadcast while this socket was still in the middleware (its token already

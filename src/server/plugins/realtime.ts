@@ -4,7 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { SERVER_MESSAGES } from '#shared/messages';
-import { addressKey } from './rate-limit.ts';
+import { addressKey } from '../infra/rate-limit.ts';
 
 /** A connection that has not authenticated (joined the namespace) within this is closed. */
 export const UNAUTHENTICATED_TIMEOUT_MS = 5000;

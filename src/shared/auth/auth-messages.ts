@@ -60,6 +60,7 @@ export const AUTH_MESSAGES = {
     'Demasiados intentos fallidos de inicio de sesión. Por favor, espera unos minutos antes de intentarlo de nuevo.',
   loggedOut: 'Sesión cerrada correctamente',
   sessionEnded: 'Tu sesión ha finalizado. Por favor, inicia sesión de nuevo.',
+  accountDeleted: 'Esta cuenta ya no existe.',
   streakUpdated: 'Racha actualizada',
 
   // Google sign-in and registration (spec 000 §8, docs/decisions/0004).

@@ -36,5 +36,7 @@ export const CHAT_MESSAGES = {
   invalidCursor: 'El cursor de sincronización no es válido',
   invalidEvent: 'Los datos del evento no son válidos',
   sendRateLimited: 'Estás enviando mensajes demasiado rápido. Espera un momento.',
+  /** A group conversation with every place taken (issue 35: «Completo»). */
+  groupFull: 'Completo',
   alreadyUnmatched: 'Esta conversación ya ha terminado',
 } as const;

@@ -6,8 +6,6 @@
 import * as v from 'valibot';
 import { CHAT_MESSAGES } from './chat-messages.ts';
 
-const M = CHAT_MESSAGES;
-
 /** Spec 001 §9: conversations page size 20 (the chat screen asks 100, the list screen 10). */
 export const CONVERSATIONS_PAGE_SIZE = 20;
 /** Spec 001 §9: messages page size 50. */
@@ -41,14 +39,17 @@ export const idSchema = (message: string) =>
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
 
 /** The outbox's idempotency key, as swipes take it. */
-export const ClientIdSchema = v.pipe(v.string(M.invalidClientId), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.invalidClientId));
+export const ClientIdSchema = v.pipe(
+  v.string(CHAT_MESSAGES.invalidClientId),
+  v.regex(/^[A-Za-z0-9_-]{1,64}$/, CHAT_MESSAGES.invalidClientId),
+);
 
 /** Trimmed, not blank, at most 2000 characters (spec 001 §5). */
 export const MessageTextSchema = v.pipe(
-  v.string(M.invalidMessage),
+  v.string(CHAT_MESSAGES.invalidMessage),
   v.trim(),
-  v.nonEmpty(M.emptyMessage),
-  v.maxLength(MESSAGE_MAX_LENGTH, M.messageTooLong),
+  v.nonEmpty(CHAT_MESSAGES.emptyMessage),
+  v.maxLength(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.messageTooLong),
 );
 
 const queryInteger = (message: string, min: number, max: number) =>
@@ -69,44 +70,50 @@ const queryBoolean = (message: string) =>
 /** `GET /api/messages/conversations?page&limit&archived`. */
 export const ConversationListQuerySchema = v.strictObject(
   {
-    page: v.optional(queryInteger(M.invalidPage, 1, 100_000), '1'),
-    limit: v.optional(queryInteger(M.invalidLimit, 1, CHAT_MAX_PAGE_SIZE), String(CONVERSATIONS_PAGE_SIZE)),
-    archived: v.optional(queryBoolean(M.invalidArchivedFilter), 'false'),
+    page: v.optional(queryInteger(CHAT_MESSAGES.invalidPage, 1, 100_000), '1'),
+    limit: v.optional(queryInteger(CHAT_MESSAGES.invalidLimit, 1, CHAT_MAX_PAGE_SIZE), String(CONVERSATIONS_PAGE_SIZE)),
+    archived: v.optional(queryBoolean(CHAT_MESSAGES.invalidArchivedFilter), 'false'),
   },
-  M.invalidQuery,
+  CHAT_MESSAGES.invalidQuery,
 );
 export type ConversationListQuery = v.InferOutput<typeof ConversationListQuerySchema>;
 
 /** `GET /api/messages/conversations/{id}/messages?page&limit&before`: page 1 is the newest. */
 export const MessageListQuerySchema = v.strictObject(
   {
-    page: v.optional(queryInteger(M.invalidPage, 1, 100_000), '1'),
-    limit: v.optional(queryInteger(M.invalidLimit, 1, CHAT_MAX_PAGE_SIZE), String(MESSAGES_PAGE_SIZE)),
+    page: v.optional(queryInteger(CHAT_MESSAGES.invalidPage, 1, 100_000), '1'),
+    limit: v.optional(queryInteger(CHAT_MESSAGES.invalidLimit, 1, CHAT_MAX_PAGE_SIZE), String(MESSAGES_PAGE_SIZE)),
     /** Keyset: the messages before this seq (then `page` is ignored). */
-    before: v.optional(queryInteger(M.invalidBefore, 1, 2_000_000_000)),
+    before: v.optional(queryInteger(CHAT_MESSAGES.invalidBefore, 1, 2_000_000_000)),
   },
-  M.invalidQuery,
+  CHAT_MESSAGES.invalidQuery,
 );
 export type MessageListQuery = v.InferOutput<typeof MessageListQuerySchema>;
 
-export const PinRequestSchema = v.strictObject({ isPinned: v.boolean(M.invalidPin) }, M.invalidPin);
-export const MuteRequestSchema = v.strictObject({ isMuted: v.boolean(M.invalidMute) }, M.invalidMute);
+export const PinRequestSchema = v.strictObject(
+  { isPinned: v.boolean(CHAT_MESSAGES.invalidPin) },
+  CHAT_MESSAGES.invalidPin,
+);
+export const MuteRequestSchema = v.strictObject(
+  { isMuted: v.boolean(CHAT_MESSAGES.invalidMute) },
+  CHAT_MESSAGES.invalidMute,
+);
 /** The spec sends `{}` (archive); `{ archived: false }` brings it back. */
 export const ArchiveRequestSchema = v.strictObject(
-  { archived: v.optional(v.boolean(M.invalidArchive), true) },
-  M.invalidArchive,
+  { archived: v.optional(v.boolean(CHAT_MESSAGES.invalidArchive), true) },
+  CHAT_MESSAGES.invalidArchive,
 );
 export const SwipeTypeRequestSchema = v.strictObject(
-  { swipeType: v.picklist(CHAT_SWIPE_TYPES, M.invalidSwipeType) },
-  M.invalidSwipeType,
+  { swipeType: v.picklist(CHAT_SWIPE_TYPES, CHAT_MESSAGES.invalidSwipeType) },
+  CHAT_MESSAGES.invalidSwipeType,
 );
 /**
  * `PATCH …/read`: the spec sends no body (the whole conversation). The app sends the newest message
  * it showed, so a mark replayed late from the outbox never reads what arrived after (decision 0040).
  */
 export const MarkReadRequestSchema = v.strictObject(
-  { upToMessageId: v.optional(idSchema(M.invalidUpToMessage)) },
-  M.invalidUpToMessage,
+  { upToMessageId: v.optional(idSchema(CHAT_MESSAGES.invalidUpToMessage)) },
+  CHAT_MESSAGES.invalidUpToMessage,
 );
 export type MarkReadRequest = v.InferOutput<typeof MarkReadRequestSchema>;
 export type PinRequest = v.InferOutput<typeof PinRequestSchema>;
@@ -117,22 +124,41 @@ export type SwipeTypeRequest = v.InferOutput<typeof SwipeTypeRequestSchema>;
 /** `POST /api/messages/messages`. */
 export const SendMessageRequestSchema = v.strictObject(
   {
-    conversationId: idSchema(M.invalidConversation),
-    receiverId: idSchema(M.invalidReceiver),
+    conversationId: idSchema(CHAT_MESSAGES.invalidConversation),
+    receiverId: idSchema(CHAT_MESSAGES.invalidReceiver),
     text: MessageTextSchema,
     clientId: v.optional(ClientIdSchema),
   },
-  M.invalidMessage,
+  CHAT_MESSAGES.invalidMessage,
 );
 export type SendMessageRequest = v.InferOutput<typeof SendMessageRequestSchema>;
+/** `POST /api/messages` to a group (docs/decisions/0056): no receiver; a match's still needs one. */
+export const GroupSendMessageRequestSchema = v.strictObject(
+  {
+    conversationId: idSchema(CHAT_MESSAGES.invalidConversation),
+    text: MessageTextSchema,
+    clientId: v.optional(ClientIdSchema),
+  },
+  CHAT_MESSAGES.invalidMessage,
+);
 
-/** `GET /api/sync?since&limit`: `since` is the cursor of the previous answer (absent: from the start). */
+/**
+ * `GET /api/sync?since&limit`: `since` is the cursor of the previous answer (absent: from the
+ * start), opaque to the client: a transaction horizon, or `<from>.<to>.<offset>` while an answer
+ * continues on more pages (docs/decisions/0041).
+ */
 export const SyncQuerySchema = v.strictObject(
   {
-    since: v.optional(v.pipe(v.string(M.invalidCursor), v.regex(/^\d{1,15}$/, M.invalidCursor)), '0'),
-    limit: v.optional(queryInteger(M.invalidLimit, 1, SYNC_MAX_PAGE_SIZE), String(SYNC_PAGE_SIZE)),
+    since: v.optional(
+      v.pipe(
+        v.string(CHAT_MESSAGES.invalidCursor),
+        v.regex(/^\d{1,20}(\.\d{1,20}\.\d{1,9})?$/, CHAT_MESSAGES.invalidCursor),
+      ),
+      '0',
+    ),
+    limit: v.optional(queryInteger(CHAT_MESSAGES.invalidLimit, 1, SYNC_MAX_PAGE_SIZE), String(SYNC_PAGE_SIZE)),
   },
-  M.invalidQuery,
+  CHAT_MESSAGES.invalidQuery,
 );
 export type SyncQuery = v.InferOutput<typeof SyncQuerySchema>;
 
@@ -154,6 +180,12 @@ export type ConversationSummary = {
   swipeType: ChatSwipeType;
   unreadCount: number;
   status: ConversationStatus;
+  /**
+   * The other member's read and delivered cursors (docs/decisions/0041): the caller's messages up
+   * to these seqs are read / delivered. Optional: added to the spec's shape for the sync.
+   */
+  readSeq?: number;
+  deliveredSeq?: number;
 };
 
 /** Spec 001 §3 "Message", plus the server's `seq` and the sender's `clientId`. */
@@ -162,7 +194,8 @@ export type ChatMessage = {
   conversationId: string;
   sender_id: string;
   senderId: string;
-  receiverId: string;
+  /** The other member; null in a group conversation (docs/decisions/0056), never in the spec's. */
+  receiverId: string | null;
   text: string;
   timestamp: string;
   read: boolean;
@@ -171,6 +204,8 @@ export type ChatMessage = {
   clientId: string | null;
   senderName: string;
   senderPhoto: string | null;
+  /** A group's message only: how many of the sender's fellow members read it («Leído por N»). */
+  readBy?: number;
 };
 
 export type ChatPagination = { page: number; limit: number; total: number; hasMore: boolean };
@@ -181,6 +216,30 @@ export type ConversationListResponse = {
 };
 export type MessageListResponse = { success: true; messages: ChatMessage[]; hasMore: boolean };
 export type ConversationResponse = { success: true; conversation: ConversationSummary };
+
+/**
+ * A group conversation's member (docs/decisions/0056): its read and delivered cursors tell the
+ * others' clients «Leído por N» (a message is read by the members whose `readSeq` reaches its seq).
+ */
+export type GroupMember = { userId: string; name: string; photo: string | null; readSeq: number; deliveredSeq: number };
+
+/** A group conversation as one member sees it (not in the spec's lists: docs/decisions/0056). */
+export type GroupSummary = {
+  conversationId: string;
+  kind: 'group';
+  title: string;
+  ownerId: string | null;
+  /** closed: read-only (its session ended or was cancelled). */
+  status: 'active' | 'closed';
+  isMuted: boolean;
+  unreadCount: number;
+  lastSeq: number;
+  updatedAt: string;
+  lastMessage: { text: string; timestamp: string; senderId: string } | null;
+  members: GroupMember[];
+};
+export type GroupListResponse = { success: true; groups: GroupSummary[] };
+export type GroupResponse = { success: true; group: GroupSummary };
 /** 201 for a new message, 200 for a repeat of the same clientId (the original message). */
 export type SendMessageResponse = { success: true; data: ChatMessage };
 export type MarkReadResponse = { success: true; unreadCount: number };

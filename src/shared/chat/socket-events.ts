@@ -13,6 +13,7 @@ import type {
   NotificationRemovedEvent,
   UnreadCountUpdatedEvent as NotificationUnreadEvent,
 } from '../notifications/notification-schemas.ts';
+import type { OpenSessionUpdatedEvent } from '../open-sessions/open-session-schemas.ts';
 import type { QuedadaUpdatedEvent } from '../quedadas/quedada-schemas.ts';
 import { CHAT_MESSAGES } from './chat-messages.ts';
 import {
@@ -21,23 +22,23 @@ import {
   ClientIdSchema,
   type ConversationStatus,
   type ConversationSummary,
+  type GroupSummary,
   idSchema,
   MessageTextSchema,
 } from './chat-schemas.ts';
 
-const M = CHAT_MESSAGES;
-const conversationId = idSchema(M.invalidConversation);
+const conversationId = idSchema(CHAT_MESSAGES.invalidConversation);
 /** A receipt names at most this many messages at once. */
 export const RECEIPT_MAX_IDS = 500;
 const messageIds = v.pipe(
-  v.array(idSchema(M.invalidEvent), M.invalidEvent),
-  v.maxLength(RECEIPT_MAX_IDS, M.invalidEvent),
+  v.array(idSchema(CHAT_MESSAGES.invalidEvent), CHAT_MESSAGES.invalidEvent),
+  v.maxLength(RECEIPT_MAX_IDS, CHAT_MESSAGES.invalidEvent),
 );
 
 // ---------------------------------------------------------------------------------------------
 // Client → server
 
-export const ConversationRefSchema = v.object({ conversationId }, M.invalidEvent);
+export const ConversationRefSchema = v.object({ conversationId }, CHAT_MESSAGES.invalidEvent);
 export type ConversationRef = v.InferOutput<typeof ConversationRefSchema>;
 
 /** `sendMessage`: the same rules as `POST /api/messages/messages`; `receiverId` may be left out. */
@@ -46,23 +47,23 @@ export const SendMessageEventSchema = v.object(
     conversationId,
     text: MessageTextSchema,
     clientId: v.optional(ClientIdSchema),
-    receiverId: v.optional(idSchema(M.invalidReceiver)),
+    receiverId: v.optional(idSchema(CHAT_MESSAGES.invalidReceiver)),
   },
-  M.invalidEvent,
+  CHAT_MESSAGES.invalidEvent,
 );
 export type SendMessageEvent = v.InferOutput<typeof SendMessageEventSchema>;
 
 /** `messageReceived`: the recipient's client got one message. */
 export const MessageReceivedEventSchema = v.object(
-  { conversationId, messageId: idSchema(M.invalidEvent) },
-  M.invalidEvent,
+  { conversationId, messageId: idSchema(CHAT_MESSAGES.invalidEvent) },
+  CHAT_MESSAGES.invalidEvent,
 );
 export type MessageReceivedEvent = v.InferOutput<typeof MessageReceivedEventSchema>;
 
 /** `markAsDelivered`: every message to the caller in the conversation (or just `messageIds`). */
 export const MarkAsDeliveredEventSchema = v.object(
   { conversationId, messageIds: v.optional(messageIds) },
-  M.invalidEvent,
+  CHAT_MESSAGES.invalidEvent,
 );
 export type MarkAsDeliveredEvent = v.InferOutput<typeof MarkAsDeliveredEventSchema>;
 
@@ -76,12 +77,15 @@ export const MarkMessagesReadEventSchema = v.union(
       unreadCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     }),
   ],
-  M.invalidEvent,
+  CHAT_MESSAGES.invalidEvent,
 );
 export type MarkMessagesReadEvent = v.InferOutput<typeof MarkMessagesReadEventSchema>;
 
 /** `typing`: relayed to the other participant only, never stored. */
-export const TypingEventSchema = v.object({ conversationId, isTyping: v.boolean(M.invalidEvent) }, M.invalidEvent);
+export const TypingEventSchema = v.object(
+  { conversationId, isTyping: v.boolean(CHAT_MESSAGES.invalidEvent) },
+  CHAT_MESSAGES.invalidEvent,
+);
 export type TypingInput = v.InferOutput<typeof TypingEventSchema>;
 
 /** Every acknowledgement: `ok`, or a Spanish `message` (and the HTTP-like status it maps to). */
@@ -117,6 +121,8 @@ export const CHAT_EVENTS = {
   messagesDelivered: 'messagesDelivered',
   messagesRead: 'messagesRead',
   userTyping: 'userTyping',
+  groupReceipt: 'groupReceipt',
+  groupUpdated: 'groupUpdated',
 } as const;
 
 /**
@@ -197,6 +203,22 @@ export interface ServerToClientEvents {
   match: (event: MatchEvent) => void;
   /** The quedadas feature (issue #21): a quedada's new state, to both members. */
   quedadaUpdated: (event: QuedadaUpdatedEvent) => void;
+  /** Open sessions (issue #35): a session the user hosts or joined changed; the client refetches it. */
+  openSessionUpdated: (event: OpenSessionUpdatedEvent) => void;
   /** Auth: the session ended; the client signs out. */
   token_invalidated: (event: TokenInvalidatedEvent) => void;
+  /** A group member read up to `readSeq` (to the group's other members): «Leído por N». */
+  groupReceipt: (event: GroupReceiptEvent) => void;
+  /** A group's members or state changed (to its members, and to the one who left or was removed). */
+  groupUpdated: (event: GroupUpdatedEvent) => void;
 }
+
+export type GroupReceiptEvent = { conversationId: string; userId: string; readSeq: number };
+export type GroupUpdatedEvent = {
+  conversationId: string;
+  change: 'member-added' | 'member-left' | 'member-removed' | 'closed';
+  /** The member added, gone or removed. */
+  userId?: string;
+  /** The group after the change (absent for the one who is no longer a member). */
+  group?: GroupSummary;
+};

@@ -20,8 +20,13 @@ import {
   compatibilityPoints,
   compatibilityScore,
   normalizeGymName,
+  scoreOfPoints,
   spanishList,
 } from './compatibility.ts';
+
+/** The unrounded sum of the factors' points (the scale the weights are in; the score is its curve). */
+const points = (a: CompatibilityProfile, b: CompatibilityProfile) =>
+  compatibilityPoints(compatibilityFeatures(a), compatibilityFeatures(b));
 
 const full: CompatibilityProfile = {
   gym: { name: 'Altafit Chamberí', trainingSchedule: ['Mañana', 'Tarde'] },
@@ -141,7 +146,8 @@ describe('compatibility', () => {
 
   it('scores profiles with nothing in common low, and empty profiles at 0', () => {
     // Nothing shared; only the ladders (experience, frequency, commitment) are a step or so apart.
-    expect(compatibility(full, disjoint).score).toBeLessThanOrEqual(10);
+    expect(points(full, disjoint)).toBeLessThanOrEqual(10);
+    expect(compatibility(full, disjoint).score).toBeLessThanOrEqual(scoreOfPoints(10));
     const opposite: CompatibilityProfile = {
       gym: full.gym,
       training: { ...full.training, experienceLevel: 'beginner', frequency: 7, commitment_level: 'flexible' },
@@ -162,7 +168,7 @@ describe('compatibility', () => {
     const others = ['Spinning', 'Pilates', 'Boxeo', 'Natación', 'Running', 'Zumba'];
     const scores = [0, 1, 2, 3, 4, 5, 6].map((shared) => {
       const b = [...base.slice(0, shared), ...others.slice(0, 6 - shared)];
-      return compatibility({ training: { sports: base } }, { training: { sports: b } }).score;
+      return points({ training: { sports: base } }, { training: { sports: b } });
     });
     for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeGreaterThan(scores[i - 1]!);
     expect(scores.at(-1)).toBe(COMPATIBILITY_WEIGHTS.sports);
@@ -172,7 +178,7 @@ describe('compatibility', () => {
     expect(normalizeGymName('  ALTAFIT   chamberi! ')).toBe(normalizeGymName('Altafit Chamberí'));
     const result = compatibility({ gym: { name: 'Altafit Chamberí' } }, { gym: { name: 'altafit-chamberi' } });
     expect(brief(result)).toEqual({
-      score: COMPATIBILITY_WEIGHTS.sameGym,
+      score: scoreOfPoints(COMPATIBILITY_WEIGHTS.sameGym),
       reasons: ['Entrenáis en el mismo gimnasio'],
     });
     expect(compatibility({ gym: { name: '' } }, { gym: { name: '   ' } }).score).toBe(0);
@@ -195,7 +201,7 @@ describe('compatibility', () => {
       [slots, evenings],
     ] as const) {
       const result = compatibility(a, b);
-      expect(result.score).toBe(SCHEDULE_WEIGHTS.dayParts);
+      expect(points(a, b)).toBe(SCHEDULE_WEIGHTS.dayParts);
       expect(result.reasons).toEqual(['Los dos entrenáis por la tarde']);
       expect(result.factors[0]).toMatchObject({
         factor: 'schedule',
@@ -265,9 +271,9 @@ describe('compatibility', () => {
 
   it('scores social preferences: same 1, "both" with either 0.75, opposite 0', () => {
     const score = (a: string, b: string) =>
-      compatibility({ training: { socialPreference: a } }, { training: { socialPreference: b } }).score;
+      points({ training: { socialPreference: a } }, { training: { socialPreference: b } });
     expect(score('social_after', 'social_after')).toBe(COMPATIBILITY_WEIGHTS.socialPreference);
-    expect(score('both', 'training_only')).toBe(Math.round(COMPATIBILITY_WEIGHTS.socialPreference * 0.75));
+    expect(score('both', 'training_only')).toBe(COMPATIBILITY_WEIGHTS.socialPreference * 0.75);
     expect(score('training_only', 'social_after')).toBe(0);
   });
 
@@ -276,6 +282,110 @@ describe('compatibility', () => {
       training: { experienceLevel: 'guru', frequency: 42, commitment_level: 'x', socialPreference: '__proto__' },
     };
     expect(brief(compatibility(odd, odd))).toEqual({ score: 0, reasons: [] });
+  });
+});
+
+/** Profiles spread like the demo population (src/server/db/seed.ts): what the percentage is calibrated on. */
+const demoLikeProfile = fc.record({
+  gym: fc.record({
+    name: fc.constantFrom(
+      'Altafit Chamberí',
+      'McFit Bilbao',
+      'Basic-Fit Deusto',
+      'Anytime Gràcia',
+      'GO fit Vallehermoso',
+    ),
+    trainingSchedule: fc.subarray([...TRAINING_SCHEDULES], { minLength: 1, maxLength: 2 }),
+  }),
+  training: fc.record({
+    sports: fc.subarray([...SPORTS], { minLength: 1, maxLength: 3 }),
+    goals: fc.subarray([...GOALS], { minLength: 1, maxLength: 3 }),
+    availability: fc.subarray([...AVAILABILITY_SLOTS], { minLength: 2, maxLength: 6 }),
+    motivation: fc.subarray([...MOTIVATIONS], { minLength: 1, maxLength: 2 }),
+    experienceLevel: fc.constantFrom(...EXPERIENCE_LEVELS),
+    commitment_level: fc.constantFrom(...COMMITMENT_LEVELS),
+    socialPreference: fc.constantFrom(...SOCIAL_PREFERENCES),
+    frequency: fc.integer({ min: 2, max: 6 }),
+  }),
+});
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+
+describe('the shown percentage (docs/decisions/0050)', () => {
+  it('is a strictly increasing curve of the points, from 0 to 100', () => {
+    expect(scoreOfPoints(0)).toBe(0);
+    expect(scoreOfPoints(100)).toBe(100);
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (x, y) => {
+          const [low, high] = x <= y ? [x, y] : [y, x];
+          expect(scoreOfPoints(low)).toBeLessThanOrEqual(scoreOfPoints(high));
+          expect(Number.isInteger(scoreOfPoints(x))).toBe(true);
+        },
+      ),
+    );
+    // Above the rounded points everywhere but at the ends: it only lifts.
+    for (let whole = 1; whole < 100; whole += 1) expect(scoreOfPoints(whole)).toBeGreaterThan(whole);
+  });
+
+  it('reads a pair sharing gym, a sport, a goal and a time slot as a strong fit', () => {
+    const ana: CompatibilityProfile = {
+      gym: { name: 'Altafit Chamberí', trainingSchedule: ['Tarde'] },
+      training: {
+        sports: ['Running', 'Musculación'],
+        goals: ['Ganar músculo'],
+        availability: ['Lunes tarde', 'Miércoles tarde', 'Viernes tarde'],
+        experienceLevel: 'intermediate',
+        frequency: 3,
+      },
+    };
+    const bea: CompatibilityProfile = {
+      gym: { name: 'ALTAFIT chamberi', trainingSchedule: ['Tarde', 'Mañana'] },
+      training: {
+        sports: ['Running'],
+        goals: ['Ganar músculo', 'Tonificar'],
+        availability: ['Miércoles tarde', 'Sábado mañana'],
+        experienceLevel: 'advanced',
+        frequency: 4,
+      },
+    };
+    const result = compatibility(ana, bea);
+    expect(result.reasons).toEqual([
+      'Entrenáis en el mismo gimnasio',
+      'Compartís un deporte: Running',
+      'Coincidís los miércoles por la tarde',
+    ]);
+    // 45.5 points of 100: the old score said 46 %.
+    expect(points(ana, bea)).toBeCloseTo(45.5, 9);
+    expect(result.score).toBeGreaterThanOrEqual(70);
+  });
+
+  it('on a demo-like population: sharing gym, sport, goal and slot reads strong, sharing nothing reads weak', () => {
+    const people = fc.sample(demoLikeProfile, { numRuns: 160, seed: 50 });
+    const sharingAll: number[] = [];
+    const sharingNothing: number[] = [];
+    const everyone: number[] = [];
+    for (let i = 0; i < people.length; i += 1) {
+      for (let j = i + 1; j < people.length; j += 1) {
+        const result = compatibility(people[i] as CompatibilityProfile, people[j] as CompatibilityProfile);
+        const shared = (name: string) => (result.factors.find((factor) => factor.factor === name)?.points ?? 0) > 0;
+        const slot = result.factors
+          .find((factor) => factor.factor === 'schedule')
+          ?.shared?.some((x) => x.includes(' '));
+        everyone.push(result.score);
+        if (shared('sameGym') && shared('sports') && shared('goals') && slot) sharingAll.push(result.score);
+        if (!shared('sameGym') && !shared('sports') && !shared('goals') && !slot) sharingNothing.push(result.score);
+      }
+    }
+    expect(sharingAll.length).toBeGreaterThan(100);
+    expect(sharingNothing.length).toBeGreaterThan(100);
+    // Before the curve: 51, 25 and 31 (the issue's "most cards show 29–37 %").
+    expect(median(sharingAll)).toBeGreaterThanOrEqual(72);
+    expect(median(sharingNothing)).toBeLessThanOrEqual(45);
+    expect(median(everyone)).toBeGreaterThanOrEqual(45);
+    expect(median(everyone)).toBeLessThanOrEqual(60);
   });
 });
 

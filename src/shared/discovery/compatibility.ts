@@ -2,8 +2,8 @@
  * The "% Entreno" of two profiles, from what both of them say, and the Spanish reasons behind it.
  * The spec leaves the formula to the server (spec 001 §9); this is ours.
  *
- * Each factor is a similarity in [0, 1] multiplied by its weight; the weights sum to 100, so the
- * score is a whole percentage. A factor one of the two profiles says nothing about contributes 0:
+ * Each factor is a similarity in [0, 1] multiplied by its weight; the weights sum to 100, and the
+ * shown percentage is a strictly increasing curve of that sum (`scoreOfPoints`). A factor one of the two profiles says nothing about contributes 0:
  * silence is not agreement, so sparse profiles do not float to the top. Every factor is
  * symmetric, so compatibility(a, b) equals compatibility(b, a), reasons included.
  */
@@ -57,7 +57,7 @@ export interface CompatibilityFactor {
 }
 
 export interface Compatibility {
-  /** 0 to 100, whole: Math.round of the sum of the factors' points. */
+  /** 0 to 100, whole: scoreOfPoints of the sum of the factors' points (the calibrated percentage). */
   readonly score: number;
   /** Every factor, strongest first (points descending, then the order of COMPATIBILITY_WEIGHTS). */
   readonly factors: readonly CompatibilityFactor[];
@@ -254,9 +254,24 @@ export function compatibilityPoints(a: CompatibilityFeatures, b: CompatibilityFe
   return total;
 }
 
+/**
+ * The shown "% Entreno" of a sum of points: 100 · (1 − (1 − points/100)²), rounded, 0-100
+ * (docs/decisions/0050). The points are a scale where a perfect match of every factor is 100,
+ * which two real people almost never reach (Jaccard of two lists of three sports sharing one is
+ * 0.2): on the demo population a pair sharing gym, a sport, a goal and a time slot summed ~51
+ * points, and 51 % read as a poor match beside four reasons. The curve lifts the middle (51 → 76,
+ * 36 → 59) and keeps the ends (0 → 0, 100 → 100); it is strictly increasing, so the deck's order is
+ * the order of the points. The SQL fallback computes the same expression in the same float8 steps
+ * (sql-ranking-repository.ts): products, a quotient and differences are exactly rounded in both.
+ */
+export function scoreOfPoints(points: number): number {
+  const missing = 100 - points;
+  return Math.min(100, Math.max(0, Math.round(100 - (missing * missing) / 100)));
+}
+
 /** The "% Entreno" of two feature sets: whole, 0-100. */
 export function compatibilityScore(a: CompatibilityFeatures, b: CompatibilityFeatures): number {
-  return Math.min(100, Math.max(0, Math.round(compatibilityPoints(a, b))));
+  return scoreOfPoints(compatibilityPoints(a, b));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -398,7 +413,7 @@ const FACTORS: Readonly<Record<CompatibilityFactorName, (a: Side, b: Side) => Fa
  * The compatibility of two profiles: symmetric, deterministic, 0-100, with every factor's
  * contribution strongest first and the Spanish reasons of the strongest ones. The score is
  * compatibilityScore of the two feature sets — the same function the deck ranks with — and
- * equals Math.round of the sum of the factors' points.
+ * equals scoreOfPoints of the sum of the factors' points.
  */
 export function compatibility(a: CompatibilityProfile, b: CompatibilityProfile): Compatibility {
   const left = compatibilityFeatures(a);

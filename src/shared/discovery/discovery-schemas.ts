@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { GYM_SEARCH_MIN_CHARS, MAX_PHOTOS, RECOMMENDED_PAGE_SIZE } from '../profile/options.ts';
-import { PhotoKeySchema, type PublicProfile } from '../profile/profile-schema.ts';
+import { PhotoKeySchema } from '../profile/profile-schema.ts';
+import type { PublicProfile } from '../profile/profile-views.ts';
 
 export const DISCOVERY_MESSAGES = {
   profileNotFound: 'Perfil no encontrado',
@@ -43,8 +44,6 @@ export const DISCOVERY_MESSAGES = {
   noMatches: 'Todavía no tienes entrenamientos',
 } as const;
 
-const M = DISCOVERY_MESSAGES;
-
 export const RECOMMENDED_PAGE_SIZE_MAX = 50;
 
 /** A page or limit from the query string: digits only, then a bounded integer. */
@@ -65,8 +64,8 @@ function queryInteger(min: number, max: number, fallback: number, message: strin
 
 /** `GET /api/profiles/{userId}/recommended?page&limit`. */
 export const RecommendedQuerySchema = v.object({
-  page: queryInteger(1, 100_000, 1, M.page),
-  limit: queryInteger(1, RECOMMENDED_PAGE_SIZE_MAX, RECOMMENDED_PAGE_SIZE, M.limit),
+  page: queryInteger(1, 100_000, 1, DISCOVERY_MESSAGES.page),
+  limit: queryInteger(1, RECOMMENDED_PAGE_SIZE_MAX, RECOMMENDED_PAGE_SIZE, DISCOVERY_MESSAGES.limit),
 });
 export type RecommendedQuery = v.InferOutput<typeof RecommendedQuerySchema>;
 
@@ -87,11 +86,20 @@ export type SwipeType = 'like' | 'superlike';
 /** `POST /api/swipes/users/{id}/swipe`; `clientId` is the offline outbox's idempotency key. */
 export const SwipeRequestSchema = v.strictObject(
   {
-    target_user_id: v.pipe(v.string(M.userNotFound), v.maxLength(64, M.userNotFound), v.nonEmpty(M.userNotFound)),
-    action: v.picklist(SWIPE_ACTIONS, M.swipeInvalid),
-    clientId: v.optional(v.pipe(v.string(M.swipeInvalid), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.swipeInvalid))),
+    target_user_id: v.pipe(
+      v.string(DISCOVERY_MESSAGES.userNotFound),
+      v.maxLength(64, DISCOVERY_MESSAGES.userNotFound),
+      v.nonEmpty(DISCOVERY_MESSAGES.userNotFound),
+    ),
+    action: v.picklist(SWIPE_ACTIONS, DISCOVERY_MESSAGES.swipeInvalid),
+    clientId: v.optional(
+      v.pipe(
+        v.string(DISCOVERY_MESSAGES.swipeInvalid),
+        v.regex(/^[A-Za-z0-9_-]{1,64}$/, DISCOVERY_MESSAGES.swipeInvalid),
+      ),
+    ),
   },
-  M.swipeInvalid,
+  DISCOVERY_MESSAGES.swipeInvalid,
 );
 export type SwipeRequest = v.InferOutput<typeof SwipeRequestSchema>;
 
@@ -102,10 +110,19 @@ export type SwipeRequest = v.InferOutput<typeof SwipeRequestSchema>;
  */
 export const UndoSwipeRequestSchema = v.strictObject(
   {
-    target_user_id: v.pipe(v.string(M.userNotFound), v.maxLength(64, M.userNotFound), v.nonEmpty(M.userNotFound)),
-    swipeClientId: v.optional(v.pipe(v.string(M.swipeInvalid), v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.swipeInvalid))),
+    target_user_id: v.pipe(
+      v.string(DISCOVERY_MESSAGES.userNotFound),
+      v.maxLength(64, DISCOVERY_MESSAGES.userNotFound),
+      v.nonEmpty(DISCOVERY_MESSAGES.userNotFound),
+    ),
+    swipeClientId: v.optional(
+      v.pipe(
+        v.string(DISCOVERY_MESSAGES.swipeInvalid),
+        v.regex(/^[A-Za-z0-9_-]{1,64}$/, DISCOVERY_MESSAGES.swipeInvalid),
+      ),
+    ),
   },
-  M.swipeInvalid,
+  DISCOVERY_MESSAGES.swipeInvalid,
 );
 export type UndoSwipeRequest = v.InferOutput<typeof UndoSwipeRequestSchema>;
 
@@ -165,15 +182,25 @@ export const GYM_SEARCH_RESULTS_MAX = 10;
 
 export const ToolCallRequestSchema = v.strictObject(
   {
-    server_name: v.optional(v.pipe(v.string(M.toolRequest), v.maxLength(100, M.toolRequest))),
-    tool_name: v.pipe(v.string(M.toolRequest), v.maxLength(100, M.toolRequest)),
+    server_name: v.optional(
+      v.pipe(v.string(DISCOVERY_MESSAGES.toolRequest), v.maxLength(100, DISCOVERY_MESSAGES.toolRequest)),
+    ),
+    tool_name: v.pipe(v.string(DISCOVERY_MESSAGES.toolRequest), v.maxLength(100, DISCOVERY_MESSAGES.toolRequest)),
     arguments: v.optional(v.unknown()),
   },
-  M.toolRequest,
+  DISCOVERY_MESSAGES.toolRequest,
 );
 
-const latitudeSchema = v.pipe(v.number(M.gymQuery), v.minValue(-90, M.gymQuery), v.maxValue(90, M.gymQuery));
-const longitudeSchema = v.pipe(v.number(M.gymQuery), v.minValue(-180, M.gymQuery), v.maxValue(180, M.gymQuery));
+const latitudeSchema = v.pipe(
+  v.number(DISCOVERY_MESSAGES.gymQuery),
+  v.minValue(-90, DISCOVERY_MESSAGES.gymQuery),
+  v.maxValue(90, DISCOVERY_MESSAGES.gymQuery),
+);
+const longitudeSchema = v.pipe(
+  v.number(DISCOVERY_MESSAGES.gymQuery),
+  v.minValue(-180, DISCOVERY_MESSAGES.gymQuery),
+  v.maxValue(180, DISCOVERY_MESSAGES.gymQuery),
+);
 
 /**
  * `arguments.location` as spec 001 §7 shows it: coordinates and/or a city. Coordinates come in
@@ -185,20 +212,27 @@ export const GymSearchLocationSchema = v.pipe(
     {
       latitude: v.optional(v.nullable(latitudeSchema)),
       longitude: v.optional(v.nullable(longitudeSchema)),
-      city: v.optional(v.nullable(v.pipe(v.string(M.gymQuery), v.trim(), v.maxLength(100, M.gymQuery)))),
+      city: v.optional(
+        v.nullable(
+          v.pipe(v.string(DISCOVERY_MESSAGES.gymQuery), v.trim(), v.maxLength(100, DISCOVERY_MESSAGES.gymQuery)),
+        ),
+      ),
     },
-    M.gymQuery,
+    DISCOVERY_MESSAGES.gymQuery,
   ),
-  v.check((location) => (location.latitude == null) === (location.longitude == null), M.gymQuery),
-  v.check((location) => location.latitude != null || !!location.city, M.gymQuery),
+  v.check((location) => (location.latitude == null) === (location.longitude == null), DISCOVERY_MESSAGES.gymQuery),
+  v.check((location) => location.latitude != null || !!location.city, DISCOVERY_MESSAGES.gymQuery),
 );
 
 export const GymSearchArgumentsSchema = v.object(
   {
-    query: v.pipe(v.string(M.gymQuery), v.maxLength(GYM_SEARCH_QUERY_MAX, M.gymQuery)),
+    query: v.pipe(
+      v.string(DISCOVERY_MESSAGES.gymQuery),
+      v.maxLength(GYM_SEARCH_QUERY_MAX, DISCOVERY_MESSAGES.gymQuery),
+    ),
     location: v.optional(v.nullable(GymSearchLocationSchema)),
   },
-  M.gymQuery,
+  DISCOVERY_MESSAGES.gymQuery,
 );
 export type GymSearchArguments = v.InferOutput<typeof GymSearchArgumentsSchema>;
 
@@ -216,11 +250,11 @@ export type PhotoUploadResponse = { success: true; photoKeys: string[] };
 export const PhotoOrderRequestSchema = v.strictObject(
   {
     photoKeys: v.pipe(
-      v.array(PhotoKeySchema, M.photoOrder),
-      v.minLength(1, M.photoOrder),
-      v.maxLength(MAX_PHOTOS, M.photosMax),
+      v.array(PhotoKeySchema, DISCOVERY_MESSAGES.photoOrder),
+      v.minLength(1, DISCOVERY_MESSAGES.photoOrder),
+      v.maxLength(MAX_PHOTOS, DISCOVERY_MESSAGES.photosMax),
     ),
   },
-  M.photoOrder,
+  DISCOVERY_MESSAGES.photoOrder,
 );
 export type PhotoOrderRequest = v.InferOutput<typeof PhotoOrderRequestSchema>;

@@ -35,8 +35,6 @@ export const MODERATION_MESSAGES = {
   liftedNotificationBody: 'La sanción sobre tu cuenta se ha levantado. Ya puedes usar Entreno con normalidad.',
 } as const;
 
-const M = MODERATION_MESSAGES;
-
 export const MODERATION_ROLES = ['moderator', 'admin'] as const;
 export type ModerationRole = (typeof MODERATION_ROLES)[number];
 
@@ -80,12 +78,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 export const MAX_NOTE_LENGTH = 1000;
 export const MAX_SUSPENSION_DAYS = 365;
 
-const Uuid = v.pipe(v.string(M.invalidId), v.uuid(M.invalidId));
+const Uuid = v.pipe(v.string(MODERATION_MESSAGES.invalidId), v.uuid(MODERATION_MESSAGES.invalidId));
 const Note = v.pipe(
-  v.string(M.noteRequired),
+  v.string(MODERATION_MESSAGES.noteRequired),
   v.trim(),
-  v.minLength(1, M.noteRequired),
-  v.maxLength(MAX_NOTE_LENGTH, M.noteTooLong),
+  v.minLength(1, MODERATION_MESSAGES.noteRequired),
+  v.maxLength(MAX_NOTE_LENGTH, MODERATION_MESSAGES.noteTooLong),
 );
 
 export const IdParamsSchema = v.strictObject({ id: Uuid });
@@ -93,20 +91,20 @@ export const IdParamsSchema = v.strictObject({ id: Uuid });
 /** `POST /api/moderation/reports/:id/resolve`: one action on the reported person. */
 export const ResolveReportRequestSchema = v.pipe(
   v.strictObject({
-    action: v.picklist(MODERATION_ACTIONS, M.invalidAction),
-    reason: v.optional(v.picklist(REPORT_REASONS, M.invalidReason)),
+    action: v.picklist(MODERATION_ACTIONS, MODERATION_MESSAGES.invalidAction),
+    reason: v.optional(v.picklist(REPORT_REASONS, MODERATION_MESSAGES.invalidReason)),
     note: Note,
     days: v.optional(
       v.pipe(
-        v.number(M.invalidDays),
-        v.integer(M.invalidDays),
-        v.minValue(1, M.invalidDays),
-        v.maxValue(MAX_SUSPENSION_DAYS, M.invalidDays),
+        v.number(MODERATION_MESSAGES.invalidDays),
+        v.integer(MODERATION_MESSAGES.invalidDays),
+        v.minValue(1, MODERATION_MESSAGES.invalidDays),
+        v.maxValue(MAX_SUSPENSION_DAYS, MODERATION_MESSAGES.invalidDays),
       ),
     ),
   }),
-  v.check((input) => input.action === 'dismiss' || input.reason !== undefined, M.invalidReason),
-  v.check((input) => (input.action === 'suspend') === (input.days !== undefined), M.invalidDays),
+  v.check((input) => input.action === 'dismiss' || input.reason !== undefined, MODERATION_MESSAGES.invalidReason),
+  v.check((input) => (input.action === 'suspend') === (input.days !== undefined), MODERATION_MESSAGES.invalidDays),
 );
 export type ResolveReportRequest = v.InferOutput<typeof ResolveReportRequestSchema>;
 
@@ -116,22 +114,28 @@ export type LiftRequest = v.InferOutput<typeof LiftRequestSchema>;
 
 /** `POST /api/moderation/appeals/:id/decide`. */
 export const DecideAppealRequestSchema = v.strictObject({
-  decision: v.picklist(['grant', 'uphold'], M.invalidDecision),
+  decision: v.picklist(['grant', 'uphold'], MODERATION_MESSAGES.invalidDecision),
   note: Note,
 });
 export type DecideAppealRequest = v.InferOutput<typeof DecideAppealRequestSchema>;
 
 /** `GET /api/moderation/audit?before&userId`. */
 export const AuditQuerySchema = v.strictObject({
-  before: v.optional(v.pipe(v.string(M.invalidId), v.regex(/^\d{1,15}$/, M.invalidId), v.transform(Number))),
+  before: v.optional(
+    v.pipe(
+      v.string(MODERATION_MESSAGES.invalidId),
+      v.regex(/^\d{1,15}$/, MODERATION_MESSAGES.invalidId),
+      v.transform(Number),
+    ),
+  ),
   userId: v.optional(Uuid),
 });
 
 const AppealText = v.pipe(
-  v.string(M.appealTextRequired),
+  v.string(MODERATION_MESSAGES.appealTextRequired),
   v.trim(),
-  v.minLength(1, M.appealTextRequired),
-  v.maxLength(MAX_NOTE_LENGTH, M.appealTextTooLong),
+  v.minLength(1, MODERATION_MESSAGES.appealTextRequired),
+  v.maxLength(MAX_NOTE_LENGTH, MODERATION_MESSAGES.appealTextTooLong),
 );
 
 /**
@@ -141,12 +145,15 @@ const AppealText = v.pipe(
 export const AppealRequestSchema = v.union(
   [
     v.strictObject({
-      appealToken: v.pipe(v.string(M.appealInvalid), v.maxLength(4096, M.appealInvalid)),
+      appealToken: v.pipe(
+        v.string(MODERATION_MESSAGES.appealInvalid),
+        v.maxLength(4096, MODERATION_MESSAGES.appealInvalid),
+      ),
       text: AppealText,
     }),
     v.strictObject({ restrictionId: Uuid, text: AppealText }),
   ],
-  M.appealTextRequired,
+  MODERATION_MESSAGES.appealTextRequired,
 );
 export type AppealRequest = v.InferOutput<typeof AppealRequestSchema>;
 

@@ -29,6 +29,6 @@ export const NOTIFICATION_MESSAGES = {
   messagesCollapsed: (count: number, senderName: string) => `${count} mensajes nuevos de ${senderName}`,
   matchTitle: '¡Nuevo Entrenamiento!',
   matchBody: (name: string) => `¡Has conectado con ${name}!`,
-  superlikeTitle: '¡Te han dado un Súper Entreno!',
+  superlikeTitle: '¡Te han dado un Super Entreno!',
   superlikeBody: 'Alguien tiene muchas ganas de entrenar contigo. Sigue en Conectar para encontrarle.',
 } as const;

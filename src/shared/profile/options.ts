@@ -270,3 +270,6 @@ export const RECENT_MATCH_DAYS = 7;
 
 /** Where the wizard places a user whose browser gives no position (spec 001 §4: about 40.42, -3.70). */
 export const DEFAULT_LOCATION = { latitude: 40.42, longitude: -3.7, city: 'Madrid' } as const;
+
+/** The longest handle each network allows (Instagram's own limit; Spotify user ids; Strava athlete numbers). */
+export const SOCIAL_HANDLE_MAX = { instagram: 30, spotify: 30, strava: 12 } as const;

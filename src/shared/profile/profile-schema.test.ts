@@ -1,21 +1,23 @@
+// Long on purpose: every rule of spec 001 §5, field by field, with its property tests.
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { PROFILE_MESSAGES } from './profile-messages.ts';
 import {
-  fieldErrors,
   LocationUpdateRequestSchema,
-  OwnProfileSchema,
-  PROFILE_MESSAGES as M,
-  photoFileError,
   profileCreateRequestSchema,
   profileUpdateRequestSchema,
-  PublicProfileSchema,
+} from './profile-schema.ts';
+import { OwnProfileSchema, PublicProfileSchema } from './profile-views.ts';
+import {
+  fieldErrors,
+  photoFileError,
   validateAdditionalStep,
   validateGymStep,
   validatePersonalStep,
   validateTrainingStep,
   validateWizardStep,
-} from './profile-schema.ts';
+} from './profile-wizard.ts';
 
 // 15 June 2025, noon in Madrid.
 const NOW = new Date('2025-06-15T10:00:00Z');
@@ -60,7 +62,7 @@ function createMessage(path: string, value: unknown): string | null {
   return firstMessage(createSchema, withField(path, value));
 }
 
-const SPANISH_MESSAGES = new Set<string>(Object.values(M));
+const SPANISH_MESSAGES = new Set<string>(Object.values(PROFILE_MESSAGES));
 
 describe('profile create request (POST /api/profiles)', () => {
   it('accepts a complete profile and fills in the spec defaults', () => {
@@ -80,11 +82,24 @@ describe('profile create request (POST /api/profiles)', () => {
     });
   });
 
+  it("leaves an absent gender unset instead of the spec's default 'male', and takes no age (decision 0047)", () => {
+    // Spec 001 §3: "age (number, default 18), gender (…; default male)". Deliberately not followed:
+    // a missing gender stays unknown, and the age is always computed from the required birth date.
+    const body = validBody();
+    delete body.gender;
+    const parsed = v.parse(createSchema, body);
+    expect(parsed.gender).toBeUndefined();
+    expect(v.parse(createSchema, withField('gender', null)).gender).toBeNull();
+    expect('age' in parsed).toBe(false);
+    // An age sent by a client is refused, never stored (a default of 18 would be a made-up age).
+    expect(createMessage('age', 18)).not.toBeNull();
+  });
+
   it('requires the userId', () => {
     expect(createMessage('userId', undefined)).toBe('UserId es requerido');
     expect(createMessage('userId', '   ')).toBe('UserId es requerido');
     expect(createMessage('userId', 42)).toBe('UserId es requerido');
-    expect(createMessage('userId', 'a/b')).toBe(M.userIdInvalid);
+    expect(createMessage('userId', 'a/b')).toBe(PROFILE_MESSAGES.userIdInvalid);
   });
 
   describe('birth date and age', () => {
@@ -104,15 +119,17 @@ describe('profile create request (POST /api/profiles)', () => {
       const justAfterMidnightInMadrid = profileCreateRequestSchema(() => new Date('2025-06-14T22:30:00Z'));
       expect(firstMessage(justAfterMidnightInMadrid, withField('birthDate', '2007-06-15'))).toBeNull();
       const justBeforeMidnightInMadrid = profileCreateRequestSchema(() => new Date('2025-06-14T21:30:00Z'));
-      expect(firstMessage(justBeforeMidnightInMadrid, withField('birthDate', '2007-06-15'))).toBe(M.minAge);
+      expect(firstMessage(justBeforeMidnightInMadrid, withField('birthDate', '2007-06-15'))).toBe(
+        PROFILE_MESSAGES.minAge,
+      );
     });
 
     it('refuses dates before 1900-01-01 and dates that do not exist', () => {
       expect(createMessage('birthDate', '1900-01-01')).toBeNull();
-      expect(createMessage('birthDate', '1899-12-31')).toBe(M.birthDateTooEarly);
-      expect(createMessage('birthDate', '2001-02-30')).toBe(M.birthDateInvalid);
-      expect(createMessage('birthDate', '20/03/1995')).toBe(M.birthDateInvalid);
-      expect(createMessage('birthDate', '1995-03-20T00:00:00Z')).toBe(M.birthDateInvalid);
+      expect(createMessage('birthDate', '1899-12-31')).toBe(PROFILE_MESSAGES.birthDateTooEarly);
+      expect(createMessage('birthDate', '2001-02-30')).toBe(PROFILE_MESSAGES.birthDateInvalid);
+      expect(createMessage('birthDate', '20/03/1995')).toBe(PROFILE_MESSAGES.birthDateInvalid);
+      expect(createMessage('birthDate', '1995-03-20T00:00:00Z')).toBe(PROFILE_MESSAGES.birthDateInvalid);
     });
   });
 
@@ -171,7 +188,7 @@ describe('profile create request (POST /api/profiles)', () => {
     expect(createMessage('gender', undefined)).toBeNull();
     expect(createMessage('gender', null)).toBeNull();
     expect(createMessage('gender', 'non-binary')).toBeNull();
-    expect(createMessage('gender', 'otro')).toBe(M.gender);
+    expect(createMessage('gender', 'otro')).toBe(PROFILE_MESSAGES.gender);
   });
 
   describe('gym', () => {
@@ -188,12 +205,12 @@ describe('profile create request (POST /api/profiles)', () => {
     it('needs at least one known training schedule', () => {
       expect(createMessage('gym.trainingSchedule', [])).toBe('Selecciona al menos un horario de entrenamiento');
       expect(createMessage('gym.trainingSchedule', undefined)).toBe('Selecciona al menos un horario de entrenamiento');
-      expect(createMessage('gym.trainingSchedule', ['Madrugada'])).toBe(M.trainingScheduleInvalid);
+      expect(createMessage('gym.trainingSchedule', ['Madrugada'])).toBe(PROFILE_MESSAGES.trainingScheduleInvalid);
     });
 
     it('accepts a membership type from the list only', () => {
       expect(v.parse(createSchema, withField('gym.membershipType', 'annual')).gym.membershipType).toBe('annual');
-      expect(createMessage('gym.membershipType', 'vip')).toBe(M.membershipType);
+      expect(createMessage('gym.membershipType', 'vip')).toBe(PROFILE_MESSAGES.membershipType);
     });
   });
 
@@ -212,9 +229,9 @@ describe('profile create request (POST /api/profiles)', () => {
       expect(createMessage('training.motivation', ['dinero'])).toBe('Motivación no válida');
       expect(createMessage('training.specialties', ['Astronauta'])).toBe('Especialidad no válida');
       expect(createMessage('training.supplements', ['Azúcar'])).toBe('Suplemento no válido');
-      expect(createMessage('training.experienceLevel', 'pro')).toBe(M.experienceLevel);
-      expect(createMessage('training.commitment_level', 'total')).toBe(M.commitmentLevel);
-      expect(createMessage('training.socialPreference', 'party')).toBe(M.socialPreference);
+      expect(createMessage('training.experienceLevel', 'pro')).toBe(PROFILE_MESSAGES.experienceLevel);
+      expect(createMessage('training.commitment_level', 'total')).toBe(PROFILE_MESSAGES.commitmentLevel);
+      expect(createMessage('training.socialPreference', 'party')).toBe(PROFILE_MESSAGES.socialPreference);
       expect(createMessage('training.sports', 'CrossFit')).toBe('Selecciona al menos un deporte');
     });
 
@@ -228,7 +245,7 @@ describe('profile create request (POST /api/profiles)', () => {
       expect(createMessage('training.frequency', 1)).toBeNull();
       expect(createMessage('training.frequency', 7)).toBeNull();
       for (const frequency of [0, 8, 3.5, '3', Number.NaN]) {
-        expect(createMessage('training.frequency', frequency)).toBe(M.frequency);
+        expect(createMessage('training.frequency', frequency)).toBe(PROFILE_MESSAGES.frequency);
       }
     });
   });
@@ -240,18 +257,22 @@ describe('profile create request (POST /api/profiles)', () => {
     expect(createMessage('health', { height: 251 })).toBe('La altura debe estar entre 100 y 250 cm');
     expect(createMessage('health', { weight: 29.9 })).toBe('El peso debe estar entre 30 y 250 kg');
     expect(createMessage('health', { weight: Number.POSITIVE_INFINITY })).toBe('El peso debe estar entre 30 y 250 kg');
-    expect(createMessage('health', { injuries: ['Lesión de rodilla', 'Torcedura de alma'] })).toBe(M.injuryInvalid);
-    expect(createMessage('health', { dietaryPreferences: ['Carnívoro extremo'] })).toBe(M.dietaryPreferenceInvalid);
+    expect(createMessage('health', { injuries: ['Lesión de rodilla', 'Torcedura de alma'] })).toBe(
+      PROFILE_MESSAGES.injuryInvalid,
+    );
+    expect(createMessage('health', { dietaryPreferences: ['Carnívoro extremo'] })).toBe(
+      PROFILE_MESSAGES.dietaryPreferenceInvalid,
+    );
   });
 
   describe('preferences', () => {
     it('keeps the age range within 18-99 with min ≤ max', () => {
       expect(createMessage('preferences', { age_range: { min: 18, max: 99 } })).toBeNull();
       expect(createMessage('preferences', { age_range: { min: 30, max: 30 } })).toBeNull();
-      expect(createMessage('preferences', { age_range: { min: 17, max: 40 } })).toBe(M.ageRangeMin);
-      expect(createMessage('preferences', { age_range: { min: 20, max: 100 } })).toBe(M.ageRangeMax);
-      expect(createMessage('preferences', { age_range: { min: 40, max: 30 } })).toBe(M.ageRangeOrder);
-      expect(createMessage('preferences', { age_range: { min: 20.5, max: 30 } })).toBe(M.ageRangeMin);
+      expect(createMessage('preferences', { age_range: { min: 17, max: 40 } })).toBe(PROFILE_MESSAGES.ageRangeMin);
+      expect(createMessage('preferences', { age_range: { min: 20, max: 100 } })).toBe(PROFILE_MESSAGES.ageRangeMax);
+      expect(createMessage('preferences', { age_range: { min: 40, max: 30 } })).toBe(PROFILE_MESSAGES.ageRangeOrder);
+      expect(createMessage('preferences', { age_range: { min: 20.5, max: 30 } })).toBe(PROFILE_MESSAGES.ageRangeMin);
     });
 
     it('fills a missing end of the age range with its default', () => {
@@ -261,14 +282,14 @@ describe('profile create request (POST /api/profiles)', () => {
 
     it('needs a distance of at least 1 km', () => {
       expect(createMessage('preferences', { distance: 1 })).toBeNull();
-      expect(createMessage('preferences', { distance: 0 })).toBe(M.distanceMin);
-      expect(createMessage('preferences', { distance: -5 })).toBe(M.distanceMin);
-      expect(createMessage('preferences', { distance: 1e9 })).toBe(M.distanceMax);
+      expect(createMessage('preferences', { distance: 0 })).toBe(PROFILE_MESSAGES.distanceMin);
+      expect(createMessage('preferences', { distance: -5 })).toBe(PROFILE_MESSAGES.distanceMin);
+      expect(createMessage('preferences', { distance: 1e9 })).toBe(PROFILE_MESSAGES.distanceMax);
     });
 
     it('accepts a gender preference from the list only', () => {
       expect(createMessage('preferences', { gender_preference: 'female' })).toBeNull();
-      expect(createMessage('preferences', { gender_preference: 'non-binary' })).toBe(M.genderPreference);
+      expect(createMessage('preferences', { gender_preference: 'non-binary' })).toBe(PROFILE_MESSAGES.genderPreference);
     });
   });
 
@@ -303,33 +324,35 @@ describe('profile create request (POST /api/profiles)', () => {
         'a b',
       ];
       for (const photo of refused) {
-        expect(createMessage('photos', [photo])).toBe(M.photoInvalid);
+        expect(createMessage('photos', [photo])).toBe(PROFILE_MESSAGES.photoInvalid);
       }
-      expect(createMessage('photos', [`p/${'a'.repeat(600)}`])).toBe(M.photoInvalid);
+      expect(createMessage('photos', [`p/${'a'.repeat(600)}`])).toBe(PROFILE_MESSAGES.photoInvalid);
     });
   });
 
   describe('location', () => {
     it('is required to save the profile', () => {
-      expect(createMessage('location', undefined)).toBe(M.locationRequired);
-      expect(createMessage('location', null)).toBe(M.locationRequired);
+      expect(createMessage('location', undefined)).toBe(PROFILE_MESSAGES.locationRequired);
+      expect(createMessage('location', null)).toBe(PROFILE_MESSAGES.locationRequired);
     });
 
     it('keeps coordinates on the globe and the city short', () => {
-      expect(createMessage('location', { latitude: 91, longitude: 0 })).toBe(M.latitude);
-      expect(createMessage('location', { latitude: 0, longitude: -181 })).toBe(M.longitude);
-      expect(createMessage('location', { latitude: '40', longitude: 0 })).toBe(M.latitude);
-      expect(createMessage('location', { longitude: 0 })).toBe(M.latitude);
-      expect(createMessage('location', { latitude: 0, longitude: 0, city: 'c'.repeat(101) })).toBe(M.city);
-      expect(createMessage('location', { latitude: 0, longitude: 0, accuracy: 5 })).toBe(M.unknownField);
+      expect(createMessage('location', { latitude: 91, longitude: 0 })).toBe(PROFILE_MESSAGES.latitude);
+      expect(createMessage('location', { latitude: 0, longitude: -181 })).toBe(PROFILE_MESSAGES.longitude);
+      expect(createMessage('location', { latitude: '40', longitude: 0 })).toBe(PROFILE_MESSAGES.latitude);
+      expect(createMessage('location', { longitude: 0 })).toBe(PROFILE_MESSAGES.latitude);
+      expect(createMessage('location', { latitude: 0, longitude: 0, city: 'c'.repeat(101) })).toBe(
+        PROFILE_MESSAGES.city,
+      );
+      expect(createMessage('location', { latitude: 0, longitude: 0, accuracy: 5 })).toBe(PROFILE_MESSAGES.unknownField);
     });
   });
 
   it('accepts social handles and clears empty ones', () => {
     const output = v.parse(createSchema, withField('social', { instagram: '@ana.fit', spotify: '', strava: '12345' }));
     expect(output.social).toEqual({ instagram: 'ana.fit', spotify: null, strava: '12345' });
-    expect(createMessage('social', { instagram: 'ana fit' })).toBe(M.instagram);
-    expect(createMessage('social', { tiktok: 'ana' })).toBe(M.unknownField);
+    expect(createMessage('social', { instagram: 'ana fit' })).toBe(PROFILE_MESSAGES.instagram);
+    expect(createMessage('social', { tiktok: 'ana' })).toBe(PROFILE_MESSAGES.unknownField);
   });
 
   it('reads a handle out of a pasted profile address', () => {
@@ -343,47 +366,49 @@ describe('profile create request (POST /api/profiles)', () => {
     ).toEqual({ instagram: 'ana.fit', spotify: 'ana_runs', strava: '987654' });
     expect(social({ spotify: 'spotify:user:ana-runs' })).toEqual({ spotify: 'ana-runs' });
     // Another site's address is not a handle.
-    expect(createMessage('social', { instagram: 'https://evil.example/ana' })).toBe(M.instagram);
-    expect(createMessage('social', { spotify: 'https://open.spotify.com/artist/x' })).toBe(M.spotify);
+    expect(createMessage('social', { instagram: 'https://evil.example/ana' })).toBe(PROFILE_MESSAGES.instagram);
+    expect(createMessage('social', { spotify: 'https://open.spotify.com/artist/x' })).toBe(PROFILE_MESSAGES.spotify);
   });
 
   it('states each network rule in the messages, as §5 does', () => {
-    expect(M.instagram).toBe(
+    expect(PROFILE_MESSAGES.instagram).toBe(
       'El usuario de Instagram debe contener solo letras, números, puntos y guiones bajos (1-30 caracteres)',
     );
-    expect(createMessage('social', { instagram: 'a'.repeat(31) })).toBe(M.instagram);
+    expect(createMessage('social', { instagram: 'a'.repeat(31) })).toBe(PROFILE_MESSAGES.instagram);
     expect(createMessage('social', { instagram: 'a'.repeat(30) })).toBeNull();
-    expect(createMessage('social', { spotify: 's'.repeat(31) })).toBe(M.spotify);
-    expect(createMessage('social', { strava: 'ana' })).toBe(M.strava);
-    expect(createMessage('social', { strava: '1'.repeat(13) })).toBe(M.strava);
-    expect(createMessage('social', { strava: 42 })).toBe(M.strava);
-    expect(createMessage('social', 'ana')).toBe(M.social);
+    expect(createMessage('social', { spotify: 's'.repeat(31) })).toBe(PROFILE_MESSAGES.spotify);
+    expect(createMessage('social', { strava: 'ana' })).toBe(PROFILE_MESSAGES.strava);
+    expect(createMessage('social', { strava: '1'.repeat(13) })).toBe(PROFILE_MESSAGES.strava);
+    expect(createMessage('social', { strava: 42 })).toBe(PROFILE_MESSAGES.strava);
+    expect(createMessage('social', 'ana')).toBe(PROFILE_MESSAGES.social);
     expect(createMessage('social', null)).toBeNull();
   });
 
   describe('unknown and server-owned fields', () => {
     it('refuses fields it does not know, at any depth', () => {
-      expect(createMessage('isAdmin', true)).toBe(M.unknownField);
-      expect(createMessage('training.isAdmin', true)).toBe(M.unknownField);
-      expect(createMessage('preferences', { age_range: { min: 20, max: 30, extra: 1 } })).toBe(M.unknownField);
+      expect(createMessage('isAdmin', true)).toBe(PROFILE_MESSAGES.unknownField);
+      expect(createMessage('training.isAdmin', true)).toBe(PROFILE_MESSAGES.unknownField);
+      expect(createMessage('preferences', { age_range: { min: 20, max: 30, extra: 1 } })).toBe(
+        PROFILE_MESSAGES.unknownField,
+      );
     });
 
     it('refuses server-owned fields', () => {
       for (const field of ['id', 'age', 'verified', 'active', 'stats', 'compatibilityScore', 'distance']) {
-        expect(createMessage(field, 1)).toBe(M.unknownField);
+        expect(createMessage(field, 1)).toBe(PROFILE_MESSAGES.unknownField);
       }
     });
 
     it('refuses __proto__ without polluting anything', () => {
       const body = JSON.parse(`{"__proto__": {"polluted": true}, ${JSON.stringify(validBody()).slice(1)}`);
       expect(Object.hasOwn(body, '__proto__')).toBe(true);
-      expect(firstMessage(createSchema, body)).toBe(M.unknownField);
+      expect(firstMessage(createSchema, body)).toBe(PROFILE_MESSAGES.unknownField);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       const nested = withField(
         'gym',
         JSON.parse('{"name":"Altafit","trainingSchedule":["Tarde"],"__proto__":{"x":1}}'),
       );
-      expect(firstMessage(createSchema, nested)).toBe(M.unknownField);
+      expect(firstMessage(createSchema, nested)).toBe(PROFILE_MESSAGES.unknownField);
     });
 
     it('answers anything that is not an object with a Spanish message', () => {
@@ -460,10 +485,10 @@ describe('profile update request (PUT /api/profiles/{userId})', () => {
 
   it('applies the same rules to what it does change', () => {
     expect(firstMessage(updateSchema, { userId, training: { sports: [] } })).toBe('Selecciona al menos un deporte');
-    expect(firstMessage(updateSchema, { userId, birthDate: '2010-01-01' })).toBe(M.minAge);
-    expect(firstMessage(updateSchema, { userId, photos: Array(7).fill('p/a.webp') })).toBe(M.photosMax);
+    expect(firstMessage(updateSchema, { userId, birthDate: '2010-01-01' })).toBe(PROFILE_MESSAGES.minAge);
+    expect(firstMessage(updateSchema, { userId, photos: Array(7).fill('p/a.webp') })).toBe(PROFILE_MESSAGES.photosMax);
     expect(firstMessage(updateSchema, { userId, preferences: { age_range: { min: 50, max: 40 } } })).toBe(
-      M.ageRangeOrder,
+      PROFILE_MESSAGES.ageRangeOrder,
     );
   });
 
@@ -489,9 +514,9 @@ describe('profile update request (PUT /api/profiles/{userId})', () => {
   });
 
   it('refuses unknown and server-owned fields', () => {
-    expect(firstMessage(updateSchema, { userId, verified: true })).toBe(M.unknownField);
-    expect(firstMessage(updateSchema, { userId, age: 30 })).toBe(M.unknownField);
-    expect(firstMessage(updateSchema, { userId, gym: { owner: 'x' } })).toBe(M.unknownField);
+    expect(firstMessage(updateSchema, { userId, verified: true })).toBe(PROFILE_MESSAGES.unknownField);
+    expect(firstMessage(updateSchema, { userId, age: 30 })).toBe(PROFILE_MESSAGES.unknownField);
+    expect(firstMessage(updateSchema, { userId, gym: { owner: 'x' } })).toBe(PROFILE_MESSAGES.unknownField);
   });
 });
 
@@ -500,16 +525,18 @@ describe('location update request (PUT /api/profiles/{userId}/location)', () => 
     expect(v.parse(LocationUpdateRequestSchema, { location: { latitude: 40.42, longitude: -3.7 } })).toEqual({
       location: { latitude: 40.42, longitude: -3.7 },
     });
-    expect(firstMessage(LocationUpdateRequestSchema, {})).toBe(M.locationRequired);
-    expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: -91, longitude: 0 } })).toBe(M.latitude);
+    expect(firstMessage(LocationUpdateRequestSchema, {})).toBe(PROFILE_MESSAGES.locationRequired);
+    expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: -91, longitude: 0 } })).toBe(
+      PROFILE_MESSAGES.latitude,
+    );
     expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: 1, longitude: 0 }, x: 1 })).toBe(
-      M.unknownField,
+      PROFILE_MESSAGES.unknownField,
     );
   });
 
   it('refuses 0, 0: what a failed reading sends (#19 §2)', () => {
     expect(firstMessage(LocationUpdateRequestSchema, { location: { latitude: 0, longitude: 0 } })).toBe(
-      M.locationNullIsland,
+      PROFILE_MESSAGES.locationNullIsland,
     );
     expect(v.parse(LocationUpdateRequestSchema, { location: { latitude: 0, longitude: 0.5 } }).location.latitude).toBe(
       0,
@@ -578,22 +605,22 @@ describe('profile responses', () => {
 describe('wizard steps', () => {
   it('step 1 reports each personal field by name', () => {
     expect(validatePersonalStep({}, NOW)).toEqual({
-      name: M.name,
+      name: PROFILE_MESSAGES.name,
       birthDate: 'La fecha de nacimiento es obligatoria',
-      bio: M.bio,
+      bio: PROFILE_MESSAGES.bio,
     });
     expect(validatePersonalStep({ name: 'Ana', birthDate: '2010-01-01', bio: 'corta', lastName: 'X1' }, NOW)).toEqual({
-      lastName: M.lastName,
-      birthDate: M.minAge,
-      bio: M.bio,
+      lastName: PROFILE_MESSAGES.lastName,
+      birthDate: PROFILE_MESSAGES.minAge,
+      bio: PROFILE_MESSAGES.bio,
     });
     expect(validatePersonalStep(validBody(), NOW)).toEqual({});
   });
 
   it('step 2 checks the gym name and the schedules', () => {
     expect(validateGymStep({ gym: { name: 'Ab', trainingSchedule: [] } })).toEqual({
-      'gym.name': M.gymName,
-      'gym.trainingSchedule': M.trainingScheduleRequired,
+      'gym.name': PROFILE_MESSAGES.gymName,
+      'gym.trainingSchedule': PROFILE_MESSAGES.trainingScheduleRequired,
     });
     expect(validateGymStep({ gym: { name: 'Altafit', trainingSchedule: ['Noche'] } })).toEqual({});
   });
@@ -605,12 +632,12 @@ describe('wizard steps', () => {
         preferences: { age_range: { min: 50, max: 20 }, distance: 0 },
       }),
     ).toEqual({
-      'training.sports': M.sportsRequired,
-      'training.goals': M.goalsRequired,
-      'training.frequency': M.frequency,
-      'training.availability': M.availabilityRequired,
-      'preferences.age_range.min': M.ageRangeOrder,
-      'preferences.distance': M.distanceMin,
+      'training.sports': PROFILE_MESSAGES.sportsRequired,
+      'training.goals': PROFILE_MESSAGES.goalsRequired,
+      'training.frequency': PROFILE_MESSAGES.frequency,
+      'training.availability': PROFILE_MESSAGES.availabilityRequired,
+      'preferences.age_range.min': PROFILE_MESSAGES.ageRangeOrder,
+      'preferences.distance': PROFILE_MESSAGES.distanceMin,
     });
     expect(validateTrainingStep({ training: validBody().training })).toEqual({});
   });
@@ -623,17 +650,17 @@ describe('wizard steps', () => {
       photos: 'Puedes subir un máximo de 6 fotos',
     });
     expect(validateAdditionalStep({ photos: [file], health: { height: 90, weight: 300 } })).toEqual({
-      'health.height': M.height,
-      'health.weight': M.weight,
+      'health.height': PROFILE_MESSAGES.height,
+      'health.weight': PROFILE_MESSAGES.weight,
     });
     expect(validateAdditionalStep({ photos: [file], health: { height: 180, weight: 80 } })).toEqual({});
   });
 
   it('dispatches by step number', () => {
     expect(validateWizardStep(1, {}, NOW)).toHaveProperty('name');
-    expect(validateWizardStep(2, {}, NOW)).toEqual({ gym: M.gymName });
-    expect(validateWizardStep(3, {}, NOW)).toEqual({ training: M.sportsRequired });
-    expect(validateWizardStep(4, {}, NOW)).toEqual({ photos: M.photosRequired });
+    expect(validateWizardStep(2, {}, NOW)).toEqual({ gym: PROFILE_MESSAGES.gymName });
+    expect(validateWizardStep(3, {}, NOW)).toEqual({ training: PROFILE_MESSAGES.sportsRequired });
+    expect(validateWizardStep(4, {}, NOW)).toEqual({ photos: PROFILE_MESSAGES.photosRequired });
   });
 });
 
@@ -641,9 +668,9 @@ describe('fieldErrors', () => {
   it('keeps the first message per field and treats "__proto__" as a plain key', () => {
     const result = v.safeParse(createSchema, JSON.parse('{"__proto__": 1}'));
     const errors = fieldErrors(result.issues ?? []);
-    expect(Object.entries(errors)).toContainEqual(['__proto__', M.unknownField]);
+    expect(Object.entries(errors)).toContainEqual(['__proto__', PROFILE_MESSAGES.unknownField]);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-    expect(errors.userId).toBe(M.userIdRequired);
+    expect(errors.userId).toBe(PROFILE_MESSAGES.userIdRequired);
   });
 });
 
@@ -657,6 +684,6 @@ describe('photoFileError', () => {
     expect(photoFileError({ type: 'image/gif', size: 1000 })).toBe(
       'Formato de imagen no soportado. Utiliza JPG, PNG o WEBP.',
     );
-    expect(photoFileError({ type: 'image/jpeg', size: 0 })).toBe(M.photoInvalid);
+    expect(photoFileError({ type: 'image/jpeg', size: 0 })).toBe(PROFILE_MESSAGES.photoInvalid);
   });
 });

@@ -3,9 +3,8 @@
  * socket event, shared by the server (validation), the client (types) and the tests.
  */
 import * as v from 'valibot';
+import { controlCharacterMessage, hasLineControlCharacter } from '../text/control-characters.ts';
 import { QUEDADA_MESSAGES } from './quedada-messages.ts';
-
-const M = QUEDADA_MESSAGES;
 
 export const QUEDADA_STATUSES = [
   'proposed',
@@ -29,6 +28,8 @@ export const QUEDADA_GYM_ADDRESS_MAX = 200;
 export const QUEDADA_DURATION_MIN = 15;
 /** Issue #21: a duration over 6 h is refused. */
 export const QUEDADA_DURATION_MAX = 360;
+/** The durations the planning forms offer. */
+export const QUEDADA_DURATION_CHOICES = [30, 45, 60, 75, 90, 120, 150, 180, 240, 300, QUEDADA_DURATION_MAX] as const;
 export const QUEDADA_ACTIVITY_MIN = 2;
 export const QUEDADA_ACTIVITY_MAX = 40;
 export const QUEDADA_NOTE_MAX = 200;
@@ -45,27 +46,43 @@ export const CONFIRM_WINDOW_MS = 7 * 24 * 3600_000;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isQuedadaId = (value: unknown): value is string => typeof value === 'string' && uuidPattern.test(value);
 
-const id = (message: string) => v.pipe(v.string(message), v.maxLength(36, message), v.regex(uuidPattern, message));
+export const id = (message: string) =>
+  v.pipe(v.string(message), v.maxLength(36, message), v.regex(uuidPattern, message));
 export const QuedadaClientIdSchema = v.pipe(
-  v.string(M.invalidClientId),
-  v.regex(/^[A-Za-z0-9_-]{1,64}$/, M.invalidClientId),
+  v.string(QUEDADA_MESSAGES.invalidClientId),
+  v.regex(/^[A-Za-z0-9_-]{1,64}$/, QUEDADA_MESSAGES.invalidClientId),
 );
 
-/** Counts characters, not UTF-16 units; refuses huge strings before trimming them. */
-const text = (min: number, max: number, message: string) =>
+/**
+ * Counts characters, not UTF-16 units; refuses huge strings before trimming them, and control
+ * characters (a line feed only in the note): these fields go into the other person's `.ics`
+ * (docs/decisions/0043), where a bare carriage return would start a property of its own.
+ */
+export const text = (
+  min: number,
+  max: number,
+  message: string,
+  field: string,
+  options: { isMultiline?: boolean } = {},
+) =>
   v.pipe(
     v.string(message),
     v.maxLength(max * 4, message),
     v.trim(),
+    v.check((value) => !hasLineControlCharacter(value, options), controlCharacterMessage(field)),
     v.check((value) => [...value].length >= min && [...value].length <= max, message),
   );
 
-const StartsAtSchema = v.pipe(v.string(M.startsAt), v.maxLength(40, M.startsAt), v.isoTimestamp(M.startsAt));
-const DurationSchema = v.pipe(
-  v.number(M.duration),
-  v.integer(M.duration),
-  v.minValue(QUEDADA_DURATION_MIN, M.duration),
-  v.maxValue(QUEDADA_DURATION_MAX, M.duration),
+export const StartsAtSchema = v.pipe(
+  v.string(QUEDADA_MESSAGES.startsAt),
+  v.maxLength(40, QUEDADA_MESSAGES.startsAt),
+  v.isoTimestamp(QUEDADA_MESSAGES.startsAt),
+);
+export const DurationSchema = v.pipe(
+  v.number(QUEDADA_MESSAGES.duration),
+  v.integer(QUEDADA_MESSAGES.duration),
+  v.minValue(QUEDADA_DURATION_MIN, QUEDADA_MESSAGES.duration),
+  v.maxValue(QUEDADA_DURATION_MAX, QUEDADA_MESSAGES.duration),
 );
 
 /** When and how long: what a proposal and a counter-proposal carry. */
@@ -75,14 +92,15 @@ const timing = { startsAt: StartsAtSchema, durationMin: DurationSchema };
 export const ProposeQuedadaRequestSchema = v.strictObject(
   {
     clientId: QuedadaClientIdSchema,
-    conversationId: id(M.invalidConversation),
-    gymName: text(QUEDADA_GYM_NAME_MIN, QUEDADA_GYM_NAME_MAX, M.gymName),
-    gymAddress: v.optional(text(0, QUEDADA_GYM_ADDRESS_MAX, M.gymAddress)),
+    conversationId: id(QUEDADA_MESSAGES.invalidConversation),
+    gymName: text(QUEDADA_GYM_NAME_MIN, QUEDADA_GYM_NAME_MAX, QUEDADA_MESSAGES.gymName, 'gymName'),
+    // Null is "none", like leaving the field out (issue #34: a null note was refused as too long).
+    gymAddress: v.nullish(text(0, QUEDADA_GYM_ADDRESS_MAX, QUEDADA_MESSAGES.gymAddress, 'gymAddress')),
     ...timing,
-    activity: text(QUEDADA_ACTIVITY_MIN, QUEDADA_ACTIVITY_MAX, M.activity),
-    note: v.optional(text(0, QUEDADA_NOTE_MAX, M.note)),
+    activity: text(QUEDADA_ACTIVITY_MIN, QUEDADA_ACTIVITY_MAX, QUEDADA_MESSAGES.activity, 'activity'),
+    note: v.nullish(text(0, QUEDADA_NOTE_MAX, QUEDADA_MESSAGES.note, 'note', { isMultiline: true })),
   },
-  M.invalidQuedada,
+  QUEDADA_MESSAGES.invalidQuedada,
 );
 export type ProposeQuedadaRequest = v.InferOutput<typeof ProposeQuedadaRequestSchema>;
 
@@ -90,16 +108,23 @@ export type ProposeQuedadaRequest = v.InferOutput<typeof ProposeQuedadaRequestSc
 export const QuedadaActionRequestSchema = v.variant(
   'action',
   [
-    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('accept') }, M.invalidAction),
-    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('decline') }, M.invalidAction),
-    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('cancel') }, M.invalidAction),
-    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('counter'), ...timing }, M.invalidAction),
+    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('accept') }, QUEDADA_MESSAGES.invalidAction),
+    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('decline') }, QUEDADA_MESSAGES.invalidAction),
+    v.strictObject({ clientId: QuedadaClientIdSchema, action: v.literal('cancel') }, QUEDADA_MESSAGES.invalidAction),
     v.strictObject(
-      { clientId: QuedadaClientIdSchema, action: v.literal('confirm'), trained: v.boolean(M.invalidAnswer) },
-      M.invalidAction,
+      { clientId: QuedadaClientIdSchema, action: v.literal('counter'), ...timing },
+      QUEDADA_MESSAGES.invalidAction,
+    ),
+    v.strictObject(
+      {
+        clientId: QuedadaClientIdSchema,
+        action: v.literal('confirm'),
+        trained: v.boolean(QUEDADA_MESSAGES.invalidAnswer),
+      },
+      QUEDADA_MESSAGES.invalidAction,
     ),
   ],
-  M.invalidAction,
+  QUEDADA_MESSAGES.invalidAction,
 );
 export type QuedadaActionRequest = v.InferOutput<typeof QuedadaActionRequestSchema>;
 export type QuedadaAction = QuedadaActionRequest['action'];
@@ -144,8 +169,11 @@ export type QuedadaResponse = { success: true; quedada: Quedada };
 export type QuedadaListResponse = { success: true; quedadas: Quedada[] };
 
 export const QuedadaListQuerySchema = v.strictObject(
-  { conversationId: v.optional(id(M.invalidConversation)), upcoming: v.optional(v.picklist(['1', 'true'])) },
-  M.invalidQuedada,
+  {
+    conversationId: v.optional(id(QUEDADA_MESSAGES.invalidConversation)),
+    upcoming: v.optional(v.picklist(['1', 'true'])),
+  },
+  QUEDADA_MESSAGES.invalidQuedada,
 );
 
 /** `GET /api/quedadas/conversations/{id}/suggestions`: what the proposal form offers first. */

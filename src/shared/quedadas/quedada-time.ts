@@ -3,7 +3,7 @@
  * the form's day and hour are read as Madrid time and sent as an instant; cards print instants
  * back in Madrid time.
  */
-import { LOCALE, TIME_ZONE } from '../time/madrid-calendar.ts';
+import { LOCALE, longSpanishDate, madridDaysBetween, TIME_ZONE } from '../time/madrid-calendar.ts';
 
 const parts = new Intl.DateTimeFormat('en-US', {
   timeZone: TIME_ZONE,
@@ -87,6 +87,27 @@ export function quedadaWhenShort(value: Date | string): string {
   return shortFormat.format(new Date(value));
 }
 
+const weekdayFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, weekday: 'long' });
+
+/** The day of a planned session as a sentence says it: "hoy", "mañana", "el lunes", "el 7 de diciembre". */
+export function plannedDayText(startsAt: Date | string, now: Date): string {
+  const days = madridDaysBetween(now, startsAt);
+  if (days <= 0) return 'hoy';
+  if (days === 1) return 'mañana';
+  if (days < 7) return `el ${weekdayFormat.format(new Date(startsAt))}`;
+  return `el ${longSpanishDate(startsAt, now)}`;
+}
+
+/**
+ * Why "Proponer entreno" is disabled (issue #34), said beside it: one quedada at a time per pair
+ * (docs/decisions/0029). An accepted one: «Ya tenéis un entreno el lunes»; one still being agreed:
+ * «Ya hay un entreno propuesto para el lunes».
+ */
+export function busyReasonText(quedada: { status: string; startsAt: string }, now: Date): string {
+  const day = plannedDayText(quedada.startsAt, now);
+  return quedada.status === 'accepted' ? `Ya tenéis un entreno ${day}` : `Ya hay un entreno propuesto para ${day}`;
+}
+
 /** "1 h 30 min", "45 min", "2 h" */
 export function durationText(minutes: number): string {
   const hours = Math.floor(minutes / 60);
@@ -133,4 +154,9 @@ export function nextSlotTimes(
     .sort((a, b) => a.at - b.at)
     .slice(0, limit)
     .map(({ day, time, slot }) => ({ day, time, slot }));
+}
+
+/** Tomorrow at 18:30 in Madrid: a planning form's starting point when nothing better is known. */
+export function defaultStartLocal(now: Date): { day: string; time: string } {
+  return { day: instantToMadridLocal(new Date(now.getTime() + 86_400_000)).day, time: '18:30' };
 }

@@ -25,8 +25,6 @@ export const SAFETY_MESSAGES = {
   exportRateLimited: 'Has pedido tus datos demasiadas veces. Inténtalo de nuevo más tarde.',
 } as const;
 
-const M = SAFETY_MESSAGES;
-
 export const REPORT_REASONS = ['fake_profile', 'harassment', 'spam', 'inappropriate', 'underage', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
@@ -44,45 +42,63 @@ export const REPORT_DETAILS_MAX = 1000;
 export const DELETE_CONFIRMATION_WORD = 'ELIMINAR';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const UserIdSchema = v.pipe(v.string(M.invalidUser), v.regex(UUID_PATTERN, M.invalidUser), v.toLowerCase());
+const UserIdSchema = v.pipe(
+  v.string(SAFETY_MESSAGES.invalidUser),
+  v.regex(UUID_PATTERN, SAFETY_MESSAGES.invalidUser),
+  v.toLowerCase(),
+);
 
 /** `POST /api/safety/blocks` */
 export const BlockRequestSchema = v.strictObject(
   {
     userId: UserIdSchema,
-    reason: v.optional(v.pipe(v.string(M.invalidReason), v.picklist(REPORT_REASONS, M.invalidReason))),
+    reason: v.optional(
+      v.pipe(v.string(SAFETY_MESSAGES.invalidReason), v.picklist(REPORT_REASONS, SAFETY_MESSAGES.invalidReason)),
+    ),
   },
-  M.invalidUser,
+  SAFETY_MESSAGES.invalidUser,
 );
 export type BlockRequest = v.InferOutput<typeof BlockRequestSchema>;
 
 /** `DELETE /api/safety/blocks/{userId}` */
-export const BlockParamsSchema = v.object({ userId: UserIdSchema }, M.invalidUser);
+export const BlockParamsSchema = v.object({ userId: UserIdSchema }, SAFETY_MESSAGES.invalidUser);
 
 /** `POST /api/safety/reports` */
 export const ReportRequestSchema = v.strictObject(
   {
     userId: UserIdSchema,
-    reason: v.picklist(REPORT_REASONS, M.invalidReason),
+    reason: v.picklist(REPORT_REASONS, SAFETY_MESSAGES.invalidReason),
     details: v.optional(
-      v.pipe(v.string(M.invalidDetails), v.trim(), v.maxLength(REPORT_DETAILS_MAX, M.detailsTooLong)),
+      v.pipe(
+        v.string(SAFETY_MESSAGES.invalidDetails),
+        v.trim(),
+        v.maxLength(REPORT_DETAILS_MAX, SAFETY_MESSAGES.detailsTooLong),
+      ),
     ),
     conversationId: v.optional(
-      v.pipe(v.string(M.invalidConversation), v.regex(UUID_PATTERN, M.invalidConversation), v.toLowerCase()),
+      v.pipe(
+        v.string(SAFETY_MESSAGES.invalidConversation),
+        v.regex(UUID_PATTERN, SAFETY_MESSAGES.invalidConversation),
+        v.toLowerCase(),
+      ),
     ),
-    block: v.optional(v.boolean(M.invalidBlockFlag)),
+    block: v.optional(v.boolean(SAFETY_MESSAGES.invalidBlockFlag)),
   },
-  M.invalidReason,
+  SAFETY_MESSAGES.invalidReason,
 );
 export type ReportRequest = v.InferOutput<typeof ReportRequestSchema>;
 
 /** `DELETE /api/account`: the password (accounts that have one), or the word ELIMINAR (Google-only accounts). */
 export const DeleteAccountRequestSchema = v.strictObject(
   {
-    password: v.optional(v.pipe(v.string(M.passwordRequired), v.maxLength(1024, M.wrongPassword))),
-    confirmation: v.optional(v.pipe(v.string(M.deleteConfirmation), v.maxLength(64, M.deleteConfirmation))),
+    password: v.optional(
+      v.pipe(v.string(SAFETY_MESSAGES.passwordRequired), v.maxLength(1024, SAFETY_MESSAGES.wrongPassword)),
+    ),
+    confirmation: v.optional(
+      v.pipe(v.string(SAFETY_MESSAGES.deleteConfirmation), v.maxLength(64, SAFETY_MESSAGES.deleteConfirmation)),
+    ),
   },
-  M.deleteConfirmation,
+  SAFETY_MESSAGES.deleteConfirmation,
 );
 export type DeleteAccountRequest = v.InferOutput<typeof DeleteAccountRequestSchema>;
 

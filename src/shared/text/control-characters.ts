@@ -10,6 +10,20 @@ export function hasControlCharacter(text: string): boolean {
   return CONTROL_CHARACTER.test(text);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const LINE_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+const LINE_CONTROL_BUT_LINE_FEED = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u2029]/;
+
+/**
+ * Stricter, for text that goes into another format whole (a quedada's fields in an `.ics`:
+ * QUALITY 37): every C0 control — tab and carriage return included —, DEL, the C1 controls and
+ * the Unicode line and paragraph separators; a line feed only where `isMultiline` (a note).
+ */
+export function hasLineControlCharacter(text: string, options: { isMultiline?: boolean } = {}): boolean {
+  return (options.isMultiline ? LINE_CONTROL_BUT_LINE_FEED : LINE_CONTROL).test(text);
+}
+
 /** The Spanish answer naming the field (its dotted path, e.g. `location.city`). */
 export function controlCharacterMessage(field: string): string {
   return field ? `El campo ${field} contiene caracteres no permitidos` : 'El texto contiene caracteres no permitidos';

@@ -36,8 +36,6 @@ export const VERIFICATION_MESSAGES = {
     `No hemos podido verificar tu perfil. ${reason} Puedes intentarlo de nuevo desde Configuración.`,
 } as const;
 
-const M = VERIFICATION_MESSAGES;
-
 /** The reasons a moderator can give; the person reads the text (plus the moderator's note, if any). */
 export const REJECTION_REASONS = ['pose', 'face', 'mismatch', 'photos', 'other'] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
@@ -90,31 +88,49 @@ export type VerificationState = v.InferOutput<typeof VerificationStateSchema>;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const VerificationRequestParamsSchema = v.object(
-  { id: v.pipe(v.string(M.invalidRequest), v.regex(UUID_PATTERN, M.invalidRequest), v.toLowerCase()) },
-  M.invalidRequest,
+  {
+    id: v.pipe(
+      v.string(VERIFICATION_MESSAGES.invalidRequest),
+      v.regex(UUID_PATTERN, VERIFICATION_MESSAGES.invalidRequest),
+      v.toLowerCase(),
+    ),
+  },
+  VERIFICATION_MESSAGES.invalidRequest,
 );
 
 /** `POST /api/moderation/verifications/{id}/approve`: the profile photos the moderator saw. */
 export const ApproveVerificationSchema = v.strictObject(
   {
     photoKeys: v.pipe(
-      v.array(v.pipe(v.string(M.invalidPhotoKeys), v.maxLength(200, M.invalidPhotoKeys)), M.invalidPhotoKeys),
-      v.maxLength(6, M.invalidPhotoKeys),
+      v.array(
+        v.pipe(
+          v.string(VERIFICATION_MESSAGES.invalidPhotoKeys),
+          v.maxLength(200, VERIFICATION_MESSAGES.invalidPhotoKeys),
+        ),
+        VERIFICATION_MESSAGES.invalidPhotoKeys,
+      ),
+      v.maxLength(6, VERIFICATION_MESSAGES.invalidPhotoKeys),
     ),
   },
-  M.invalidPhotoKeys,
+  VERIFICATION_MESSAGES.invalidPhotoKeys,
 );
 
 /** `POST /api/moderation/verifications/{id}/reject` */
 export const RejectVerificationSchema = v.pipe(
   v.strictObject(
     {
-      reason: v.picklist(REJECTION_REASONS, M.invalidReason),
-      note: v.optional(v.pipe(v.string(M.noteTooLong), v.trim(), v.maxLength(REJECTION_NOTE_MAX, M.noteTooLong))),
+      reason: v.picklist(REJECTION_REASONS, VERIFICATION_MESSAGES.invalidReason),
+      note: v.optional(
+        v.pipe(
+          v.string(VERIFICATION_MESSAGES.noteTooLong),
+          v.trim(),
+          v.maxLength(REJECTION_NOTE_MAX, VERIFICATION_MESSAGES.noteTooLong),
+        ),
+      ),
     },
-    M.invalidReason,
+    VERIFICATION_MESSAGES.invalidReason,
   ),
-  v.check((input) => input.reason !== 'other' || (input.note ?? '').length > 0, M.noteRequired),
+  v.check((input) => input.reason !== 'other' || (input.note ?? '').length > 0, VERIFICATION_MESSAGES.noteRequired),
 );
 export type RejectVerificationInput = v.InferOutput<typeof RejectVerificationSchema>;
 

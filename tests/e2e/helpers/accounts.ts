@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type APIRequestContext, expect } from '@playwright/test';
+import { isImplausiblePhone } from '../../../src/shared/auth/phone.ts';
 
 export const DEFAULT_PASSWORD = 'Sentadillas&Cafe7';
 
@@ -7,14 +8,12 @@ export type Account = { email: string; phone: string; password: string; name: st
 
 type OutboxEntry = { channel: 'sms' | 'email'; to: string; code: string | null; link: string | null };
 
-/** A Spanish mobile number (+34 6…) whose 8 last digits are all different: never a blocked "run". */
+/** A fresh, plausible Spanish mobile number (+34 6…): never one send-code refuses as a run or repeated digits. */
 export function uniquePhone(): string {
-  const digits = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-  for (let index = digits.length - 1; index > 0; index -= 1) {
-    const other = randomInt(0, index + 1);
-    [digits[index], digits[other]] = [digits[other] as number, digits[index] as number];
+  for (;;) {
+    const phone = `+346${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    if (!isImplausiblePhone(phone)) return phone;
   }
-  return `+346${digits.slice(0, 8).join('')}`;
 }
 
 export function uniqueEmail(label = 'e2e'): string {

@@ -8,12 +8,35 @@
  * `context`): left open, their pages kept their sockets, timers and service workers running in the
  * worker's browser and against the server for the rest of the run, and were traced again in every
  * later test of the worker.
+ *
+ * A journey that fails prints, under its error, the address of each of its open pages and the
+ * last console errors and uncaught exceptions of its pages (issue #33: a CI failure should say
+ * where the page was and what it complained of).
  */
-import { type BrowserContext, test as base, chromium, expect } from '@playwright/test';
+import { type BrowserContext, test as base, chromium, expect, type Page } from '@playwright/test';
 
 export * from '@playwright/test';
 
 const BINDING = '__entrenoCspViolation';
+
+/** How many console errors a failing journey prints: the last ones, where the trouble shows. */
+const CONSOLE_ERRORS_KEPT = 10;
+
+/** Keeps the last console errors and uncaught exceptions of every page of `context`. */
+function watchConsole(context: BrowserContext, errors: string[]): void {
+  const keep = (page: Page, line: string) => {
+    errors.push(`${new URL(page.url()).pathname} ${line}`);
+    if (errors.length > CONSOLE_ERRORS_KEPT) errors.shift();
+  };
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') keep(page, `console.error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => keep(page, `uncaught: ${error.message}`));
+  };
+  for (const page of context.pages()) watch(page);
+  context.on('page', watch);
+}
 
 async function guard(context: BrowserContext, violations: string[]): Promise<void> {
   await context.exposeBinding(BINDING, (_source, violation: string) => {
@@ -29,27 +52,35 @@ async function guard(context: BrowserContext, violations: string[]): Promise<voi
 
 export const test = base.extend<{ cspGuard: undefined }>({
   cspGuard: [
-    async ({ browser, context }, use) => {
+    async ({ browser, context }, use, testInfo) => {
       const violations: string[] = [];
+      const consoleErrors: string[] = [];
       const opened: BrowserContext[] = [];
+      const adopt = async (created: BrowserContext) => {
+        opened.push(created);
+        watchConsole(created, consoleErrors);
+        await guard(created, violations);
+        return created;
+      };
+      watchConsole(context, consoleErrors);
       await guard(context, violations);
       const newContext = browser.newContext.bind(browser);
-      browser.newContext = async (options) => {
-        const created = await newContext(options);
-        opened.push(created);
-        await guard(created, violations);
-        return created;
-      };
+      browser.newContext = async (options) => adopt(await newContext(options));
       const launchPersistentContext = chromium.launchPersistentContext.bind(chromium);
-      chromium.launchPersistentContext = async (userDataDir, options) => {
-        const created = await launchPersistentContext(userDataDir, options);
-        opened.push(created);
-        await guard(created, violations);
-        return created;
-      };
+      chromium.launchPersistentContext = async (userDataDir, options) =>
+        adopt(await launchPersistentContext(userDataDir, options));
       await use(undefined);
       browser.newContext = newContext;
       chromium.launchPersistentContext = launchPersistentContext;
+      if (testInfo.status !== testInfo.expectedStatus) {
+        const pages = [context, ...opened].flatMap((each) => each.pages()).map((page) => `page: ${page.url()}`);
+        const errors = consoleErrors.length > 0 ? consoleErrors : ['(no console errors)'];
+        // A text attachment is printed under the failure by the list reporter CI uses.
+        await testInfo.attach('pages and console errors', {
+          body: [...pages, ...errors].join('\n'),
+          contentType: 'text/plain',
+        });
+      }
       // Closing an already closed context does nothing.
       await Promise.all(opened.map((created) => created.close()));
       expect(violations, 'Content-Security-Policy violations during the journey').toEqual([]);

@@ -1,3 +1,4 @@
+// @setup embedded
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isImplausiblePhone } from '#shared/auth/phone';
 import {

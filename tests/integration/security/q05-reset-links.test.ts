@@ -1,3 +1,4 @@
+// @setup embedded
 import { request } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GoogleConfig } from '../../../src/server/features/google/google-config.ts';

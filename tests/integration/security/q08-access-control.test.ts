@@ -1,8 +1,9 @@
+// @setup embedded
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMatchedPair, emitWithAck, pause, recordEvents } from '../../helpers/chat-api.ts';
+import { createMatchedPair, emitWithAck, recordEvents } from '../../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, profileBody, type TestUser } from '../../helpers/discovery-api.ts';
-import { connectSocket } from '../../helpers/sockets.ts';
+import { connectSocket, nextEvent, roundTrip } from '../../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 /** QUALITY 8: a third user, a revoked session and an anonymous client get nothing of a pair's data. */
@@ -111,8 +112,11 @@ describe('Q08 access-control matrix', () => {
       expect([400, 404], event).toContain(ack.status);
     }
     eve.emit('typing', { conversationId, isTyping: true });
+    const heard = nextEvent(victim, 'newMessage');
     await api.post('/messages/messages', { conversationId, receiverId: a.userId, text: 'para Ana' }, b.token);
-    await pause(300);
+    // Barrier: the later message reached the victim; then both connections are flushed.
+    await heard;
+    for (const socket of [eve, victim]) await roundTrip(socket);
     expect(heardByEve.map((event) => event.name)).toEqual([]);
     expect(heardByVictim.map((event) => event.name)).not.toContain('typing');
     expect(heardByVictim.map((event) => event.name)).toContain('newMessage');

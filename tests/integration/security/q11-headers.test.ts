@@ -1,3 +1,4 @@
+// @setup embedded
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

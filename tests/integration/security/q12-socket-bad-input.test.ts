@@ -1,3 +1,4 @@
+// @setup embedded
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { Socket } from 'socket.io-client';

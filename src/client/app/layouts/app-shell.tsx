@@ -4,6 +4,7 @@ import { CountBadge } from '../../ui/count-badge.tsx';
 import { cx } from '../../ui/cx.ts';
 import { FlameIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/logo.tsx';
+import { StatusPill } from '../../ui/status-pill.tsx';
 import { NAV_ITEMS, type NavCounter, type NavItem } from './nav-items.ts';
 
 export type NavCounts = Record<NavCounter, number>;
@@ -25,17 +26,9 @@ export type ShellStatus = {
 /** Issue #22: every signed-in screen opened offline says so, next to what the device holds. */
 function OfflineBadge({ className }: { className?: string }) {
   return (
-    <p
-      role="status"
-      data-testid="offline-badge"
-      className={cx(
-        'inline-flex items-center gap-1.5 rounded-full bg-stone-100 px-3 py-1 text-xs font-semibold text-stone-800 ring-1 ring-inset ring-stone-300 dark:bg-stone-800 dark:text-stone-100 dark:ring-stone-700',
-        className,
-      )}
-    >
-      <span aria-hidden="true" className="size-2 rounded-full bg-stone-500 dark:bg-stone-400" />
+    <StatusPill tone="offline" testId="offline-badge" className={className}>
       Sin conexión
-    </p>
+    </StatusPill>
   );
 }
 

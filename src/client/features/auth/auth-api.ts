@@ -34,10 +34,18 @@ export async function login(body: LoginRequest): Promise<LoginResponse | SecondS
   const answer = await requestJson<unknown>('auth/login', { method: 'post', json: body });
   const challenge = v.safeParse(SecondStepChallengeSchema, answer);
   if (challenge.success) return challenge.output;
+  // Spec 000 §7: "A missing token on login redirects to /login?error=token_missing".
+  const token = (answer as { token?: unknown } | null)?.token;
+  if (typeof token !== 'string' || token === '') {
+    throw new ApiRequestError('http', INCOMPLETE_RESPONSE_MESSAGE, 200, TOKEN_MISSING);
+  }
   const parsed = v.safeParse(LoginResponseSchema, answer);
   if (!parsed.success) throw new ApiRequestError('http', INCOMPLETE_RESPONSE_MESSAGE, 200);
   return parsed.output;
 }
+
+/** The errorType of a login answer that came without a token (the screen goes to /login?error=token_missing). */
+export const TOKEN_MISSING = 'TOKEN_MISSING';
 
 /** POST /auth/forgot-password: the same answer whether or not the account exists (QUALITY 2). */
 export function requestPasswordReset(email: string): Promise<ForgotPasswordResponse> {

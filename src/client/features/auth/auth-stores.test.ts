@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import type { LoginResponse } from '#shared/auth/auth-schemas';
 import { ApiRequestError } from '../../services/http.ts';
+import { INCOMPLETE_RESPONSE_MESSAGE, TOKEN_MISSING } from './auth-api.ts';
 import { AUTH_SCREEN_TEXTS } from './auth-texts.ts';
 import { createDemoCycle, DEMO_INITIAL_DELAY_MS, DEMO_INTERVAL_MS } from './demo-cycle.ts';
 import { createForgotPasswordStore } from './forgot-password-store.ts';
@@ -60,6 +61,16 @@ describe('login store (spec 000 §2, §5)', () => {
     other.store.setPassword('12345678');
     await other.store.submit();
     expect(other.signIn).toHaveBeenCalledWith(expect.objectContaining({ area: 'session' }));
+  });
+
+  it('answers a login without a token with the token-missing outcome (spec 000 §7), signing nobody in', async () => {
+    const incomplete = new ApiRequestError('http', INCOMPLETE_RESPONSE_MESSAGE, 200, TOKEN_MISSING);
+    const { store, signIn } = loginStore(vi.fn(async () => Promise.reject(incomplete)));
+    store.setEmail('ana@example.com');
+    store.setPassword('Sentadillas&Cafe7');
+    await expect(store.submit()).resolves.toEqual({ outcome: 'token-missing' });
+    expect(signIn).not.toHaveBeenCalled();
+    expect(store.state.status).toEqual({ status: 'idle' });
   });
 
   it("shows the server's message for wrong credentials, and a connection text when offline", async () => {

@@ -134,7 +134,7 @@ export function DemoPhone({ isActive = true }: { isActive?: boolean }) {
     >
       <div
         aria-hidden="true"
-        className="absolute -inset-8 -z-10 rounded-full bg-brand-500/30 blur-3xl motion-safe:animate-[demo-pulse_6s_ease-in-out_infinite]"
+        className="absolute -inset-8 -z-10 rounded-full bg-brand-500/30 blur-3xl motion-safe:animate-[demo-pulse_6s_ease-in-out_2]"
       />
       <div className="relative aspect-[9/18.5] rounded-[2.6rem] bg-gradient-to-b from-stone-700 to-stone-900 p-[0.55rem] shadow-2xl shadow-black/60 ring-1 ring-white/15">
         <div className="relative flex h-full flex-col overflow-hidden rounded-[2.1rem] bg-stone-100 dark:bg-stone-900">

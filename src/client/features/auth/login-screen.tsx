@@ -4,6 +4,7 @@ import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRe
 import { useSnapshot } from 'valtio';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { readLoginLocation } from '../../services/geolocation.ts';
+import { isRunningInstalled } from '../../services/install-prompt.ts';
 import { signIn } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
@@ -39,6 +40,8 @@ export type LoginScreenProps = {
   /** A sign-in elsewhere (Google) that still needs its second step (docs/decisions/0032). */
   pendingSecondStep?: SecondStepChallenge;
   onSignedIn(): void;
+  /** The login answer had no token (spec 000 §7): the route goes to /login?error=token_missing. */
+  onTokenMissing?(): void;
 };
 
 const footerLinkClasses =
@@ -51,6 +54,7 @@ function LoginForm({
   renderRestricted,
   notice,
   onSignedIn,
+  onTokenMissing,
   emailRef,
   isTitleMain,
 }: Omit<LoginScreenProps, 'onSignedIn' | 'alternativeSignIn' | 'pendingSecondStep'> & {
@@ -78,6 +82,8 @@ function LoginForm({
       (result.firstInvalid === 'email' ? emailRef : passwordRef).current?.focus();
     } else if (result.outcome === 'signed-in') {
       onSignedIn();
+    } else if (result.outcome === 'token-missing') {
+      onTokenMissing?.();
     }
   };
 
@@ -229,6 +235,7 @@ export function LoginScreen({
   notice,
   pendingSecondStep,
   onSignedIn,
+  onTokenMissing,
 }: LoginScreenProps) {
   usePageTitle('Iniciar sesión');
   const [secondStep] = useState(() =>
@@ -242,6 +249,12 @@ export function LoginScreen({
       onSecondStep: (challenge, area) => secondStep.start(challenge, area),
     }),
   );
+  // The installed app starts with «Recuérdame» ticked (docs/decisions/0052): on a phone it is an app,
+  // and the system closing it must not sign the person out. After hydration: the prerendered page
+  // is the same for everyone.
+  useEffect(() => {
+    if (isRunningInstalled()) store.setRememberMe(true);
+  }, [store]);
   // Google's sign-in answered with a second step: its session is a remembered one (local storage).
   useEffect(() => {
     if (pendingSecondStep) secondStep.start(pendingSecondStep, 'local');
@@ -313,7 +326,7 @@ export function LoginScreen({
             </p>
             <DemoFeatures className="mt-7 hidden xl:flex xl:justify-start" />
           </div>
-          <div className="motion-safe:animate-[demo-float_7s_ease-in-out_infinite]">
+          <div className="motion-safe:animate-[demo-float_7s_ease-in-out_2]">
             <DemoPhone isActive={view === 'preview' || isWide} />
           </div>
           <DemoFeatures className="xl:hidden" />
@@ -370,6 +383,7 @@ export function LoginScreen({
             renderRestricted={renderRestricted}
             notice={notice}
             onSignedIn={onSignedIn}
+            onTokenMissing={onTokenMissing}
             emailRef={emailRef}
             isTitleMain={!isWide}
           />

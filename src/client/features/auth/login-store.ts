@@ -8,6 +8,7 @@ import {
 } from '#shared/auth/auth-schemas';
 import type { RestrictedAccount } from '#shared/moderation/moderation-schemas';
 import type { SecondStepChallenge } from '#shared/security/security-schemas';
+import { TOKEN_MISSING } from './auth-api.ts';
 import { AUTH_SCREEN_TEXTS } from './auth-texts.ts';
 
 export type LoginField = 'email' | 'password';
@@ -33,6 +34,8 @@ export type LoginState = {
 export type SubmitOutcome =
   | { outcome: 'signed-in' }
   | { outcome: 'second-step' }
+  /** The answer had no token (spec 000 §7): the screen goes to /login?error=token_missing. */
+  | { outcome: 'token-missing' }
   | { outcome: 'invalid'; firstInvalid: LoginField }
   | { outcome: 'failed'; message: string }
   | { outcome: 'busy' };
@@ -128,6 +131,11 @@ export function createLoginStore(deps: LoginDependencies) {
         state.status = { status: 'idle' };
         return { outcome: 'signed-in' };
       } catch (error) {
+        if ((error as { errorType?: string } | null)?.errorType === TOKEN_MISSING) {
+          state.password = '';
+          state.status = { status: 'idle' };
+          return { outcome: 'token-missing' };
+        }
         const message = loginErrorMessage(error);
         const failure = error as { errorType?: string; body?: { restriction?: RestrictedAccount } } | null;
         const restriction = failure?.errorType === 'ACCOUNT_RESTRICTED' ? failure.body?.restriction : undefined;

@@ -16,6 +16,9 @@ export const PASSKEY_UNSUPPORTED =
 
 type SignIn = (input: { token: string; user: LoginResponse['user']; area: 'local' | 'session' }) => Promise<unknown>;
 
+/** A label that takes two lines where one does not fit (the button keeps its height). */
+const WRAPPING_LABEL = 'min-w-0 whitespace-normal text-center leading-tight';
+
 /** Options → the browser's passkey prompt → the session. */
 async function signInWithPasskey(rememberMe: boolean, signIn: SignIn): Promise<void> {
   const { challengeId, options } = await passkeySignInOptions();
@@ -25,7 +28,7 @@ async function signInWithPasskey(rememberMe: boolean, signIn: SignIn): Promise<v
 }
 
 /**
- * "Iniciar sesión con una llave de acceso" (docs/decisions/0032), and the same passkeys offered in
+ * "Entrar con llave de acceso" (docs/decisions/0032), and the same passkeys offered in
  * the e-mail field's autofill where the browser can (conditional mediation, started after mount).
  */
 export function PasskeySignIn({
@@ -93,11 +96,13 @@ export function PasskeySignIn({
         size="lg"
         isFullWidth
         isLoading={status.status === 'waiting'}
-        loadingText="Esperando a tu llave de acceso..."
-        iconStart={<KeyIcon className="size-5" />}
+        // Issue #34: «Iniciar sesión con una llave de acceso» ran past the button at 390 px:
+        // a shorter label, one line on phones, wrapping rather than overflowing where even that is too wide.
+        loadingText={<span className={WRAPPING_LABEL}>Esperando a tu llave de acceso...</span>}
+        iconStart={<KeyIcon className="size-5 shrink-0" />}
         onClick={() => void onClick()}
       >
-        Iniciar sesión con una llave de acceso
+        <span className={WRAPPING_LABEL}>Entrar con llave de acceso</span>
       </Button>
       <div aria-live="assertive" className="empty:hidden">
         {status.status === 'error' && (

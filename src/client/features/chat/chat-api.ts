@@ -4,6 +4,8 @@ import type {
   ChatUnreadCountResponse,
   ConversationListResponse,
   ConversationResponse,
+  GroupListResponse,
+  GroupResponse,
   MarkReadResponse,
   MessageListResponse,
   SendMessageRequest,
@@ -38,6 +40,14 @@ export const chatApi = {
   sendMessage: (body: SendMessageRequest) =>
     requestJson<SendMessageResponse>('messages/messages', { method: 'post', json: body }),
   unreadCount: () => requestJson<ChatUnreadCountResponse>('messages/messages/unread/count'),
+  /** The caller's group conversations (docs/decisions/0056), newest first. */
+  groups: () => requestJson<GroupListResponse>('groups'),
+  /** A group conversation (docs/decisions/0056): title, members and their read cursors. */
+  group: (id: string) => requestJson<GroupResponse>(`groups/${encodeURIComponent(id)}`),
+  leaveGroup: (id: string) =>
+    requestJson<{ success: true }>(`groups/${encodeURIComponent(id)}/leave`, { method: 'post' }),
+  setGroupMuted: (id: string, isMuted: boolean) =>
+    requestJson<GroupResponse>(`${conversationPath(id)}/mute`, { method: 'patch', json: { isMuted } }),
 };
 
 export type ChatApi = typeof chatApi;

@@ -10,20 +10,18 @@ import { currentDb, type LocalDb, type OutboxItem, upsertMessages } from '../../
 import { outbox } from '../../services/offline.ts';
 import { connection, SocketRequestError } from '../../services/socket.ts';
 import { chatApi } from './chat-api.ts';
+import { type QueuedMessage, queuedMessage } from './queued-message.ts';
 import { setUnreadTotal } from './unread-store.ts';
 
-export type MessagePayload = { conversationId: string; receiverId: string; text: string };
-
-async function receiverFor(db: LocalDb | null, payload: MessagePayload): Promise<string> {
-  if (payload.receiverId || !db) return payload.receiverId;
-  return (await db.conversations.get(payload.conversationId))?.otherUser.userId ?? '';
+async function receiverFor(db: LocalDb | null, message: QueuedMessage): Promise<string> {
+  if (message.receiverId || !db) return message.receiverId;
+  return (await db.conversations.get(message.conversationId))?.otherUser.userId ?? '';
 }
 
 async function deliverMessage(item: OutboxItem): Promise<ChatMessage> {
-  const payload = item.payload as MessagePayload;
-  const { conversationId, text } = payload;
-  const clientId = item.clientId;
-  const receiverId = await receiverFor(currentDb(), payload);
+  const message = queuedMessage(item);
+  const { conversationId, text, clientId } = message;
+  const receiverId = await receiverFor(currentDb(), message);
   try {
     const ack = await connection.request('sendMessage', {
       conversationId,
@@ -40,16 +38,27 @@ async function deliverMessage(item: OutboxItem): Promise<ChatMessage> {
   }
 }
 
-async function applySent(db: LocalDb, stored: ChatMessage): Promise<void> {
-  await upsertMessages(db, [stored]);
-  const conversation = await db.conversations.get(stored.conversationId);
+/**
+ * The conversation's stored row takes `message` as its last line: when the server stored it, and
+ * already when it is queued (issue #34: offline, Mensajes shows the line the thread shows).
+ */
+export async function showAsLastMessage(
+  db: LocalDb,
+  message: Pick<ChatMessage, 'conversationId' | 'text' | 'timestamp' | 'senderId'>,
+): Promise<void> {
+  const conversation = await db.conversations.get(message.conversationId);
   if (conversation) {
     await db.conversations.put({
       ...conversation,
-      lastMessage: { text: stored.text, timestamp: stored.timestamp, senderId: stored.senderId, read: false },
-      updatedAt: [stored.timestamp, conversation.updatedAt].sort().at(-1) ?? stored.timestamp,
+      lastMessage: { text: message.text, timestamp: message.timestamp, senderId: message.senderId, read: false },
+      updatedAt: [message.timestamp, conversation.updatedAt].sort().at(-1) ?? message.timestamp,
     });
   }
+}
+
+async function applySent(db: LocalDb, stored: ChatMessage): Promise<void> {
+  await upsertMessages(db, [stored]);
+  await showAsLastMessage(db, stored);
 }
 
 /** The last message a queued mark reads up to (decision 0040); none: the whole conversation. */

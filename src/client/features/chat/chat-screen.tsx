@@ -12,26 +12,100 @@ import { ArrowLeftIcon, SendIcon } from '../../ui/icons.tsx';
 import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
-import { chatState, noteTyping, openChat, reloadChat, retryMessage, sendText, stopTyping } from './chat-store.ts';
-import { ConnectionBanner } from './connection-banner.tsx';
+import {
+  chatState,
+  leaveGroup,
+  noteTyping,
+  openChat,
+  reloadChat,
+  retryMessage,
+  sendText,
+  setGroupMuted,
+  stopTyping,
+} from './chat-store.ts';
+import type { GroupSummary } from '#shared/chat/chat-schemas';
+import { ThreadConnectionBanner } from './connection-banner.tsx';
 import { ConversationAvatar, SuperEntrenoBadge } from './conversation-avatar.tsx';
 import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
 import { QUICK_REPLIES } from './quick-replies.ts';
+import { useKeepEndInView } from './use-keep-end-in-view.ts';
 import { scrollBehavior } from '../../ui/reduced-motion.ts';
 
 /** Not in the spec (it shows no unmatch): the open chat of a conversation that ended. */
 const CONVERSATION_ENDED = 'Esta conversación ha finalizado. Ya no podéis enviaros mensajes.';
+/** A group's thread once it is closed, or once the user is out of it (docs/decisions/0056). */
+const GROUP_CLOSED = 'Este grupo está cerrado. Ya no se pueden enviar mensajes.';
+const OUT_OF_GROUP = 'Ya no formas parte de este grupo.';
+
+/** «Leído por N»: the other members whose read cursor reaches the message. */
+function readByCount(group: GroupSummary, message: ViewMessage, ownUserId: string): number {
+  const seq = message.seq;
+  if (seq === null) return 0;
+  return group.members.filter((member) => member.userId !== ownUserId && member.readSeq >= seq).length;
+}
+
+/** Who is typing in a group, by first name: «Bea está escribiendo...», «Bea y Carlos están escribiendo...». */
+function groupTypingText(group: GroupSummary, userIds: readonly string[]): string {
+  const names = userIds.map((id) => group.members.find((member) => member.userId === id)?.name ?? 'Alguien');
+  if (names.length === 0) return '';
+  if (names.length === 1) return `${names[0]} está escribiendo...`;
+  return `${names.slice(0, -1).join(', ')} y ${names.at(-1)} están escribiendo...`;
+}
+
+const NO_ENTRIES: readonly ThreadEntry[] = [];
+const ENTRY_SENDER = '\u0000entry';
+
+type StreamItem =
+  | { senderId: string; timestamp: string; message: ViewMessage; entry?: undefined }
+  | { senderId: string; timestamp: string; entry: ThreadEntry; message?: undefined };
+
+/**
+ * Messages and entries laid out together by time (spec 001 §2's day separators and groups): an
+ * entry is a one-item group of its own, so the newest message or card is always last (issue #34).
+ */
+function streamItems(messages: readonly ViewMessage[], entries: readonly ThreadEntry[]) {
+  return groupMessages<StreamItem>(
+    [
+      ...messages.map((message) => ({ senderId: message.senderId, timestamp: message.timestamp, message })),
+      ...entries.map((entry) => ({ senderId: `${ENTRY_SENDER}:${entry.key}`, timestamp: entry.at, entry })),
+    ],
+    Date.now(),
+  );
+}
 
 /** Spec 001 §9: the view scrolls to the newest message after 100 ms. */
 const SCROLL_DELAY_MS = 100;
 
-function MessageBubble({ message, isOwn, isLast }: { message: ViewMessage; isOwn: boolean; isLast: boolean }) {
+function MessageBubble({
+  message,
+  isOwn,
+  isLast,
+  senderLabel,
+  readBy,
+}: {
+  message: ViewMessage;
+  isOwn: boolean;
+  isLast: boolean;
+  /** In a group, over the first of someone else's run of messages: their name. */
+  senderLabel?: string;
+  /** In a group, for one's own stored messages: «Leído por N». */
+  readBy?: number;
+}) {
+  const isStored = message.status !== 'sending' && message.status !== 'error';
   return (
     <li
       className={cx('flex flex-col', isOwn ? 'items-end' : 'items-start')}
       data-testid="chat-message"
       data-own={isOwn}
     >
+      {senderLabel && (
+        <span
+          className="mb-0.5 px-3 text-xs font-semibold text-stone-600 dark:text-stone-300"
+          data-testid="sender-name"
+        >
+          {senderLabel}
+        </span>
+      )}
       <div
         className={cx(
           'max-w-[80%] whitespace-pre-wrap break-words rounded-2xl px-3.5 py-2 text-[0.9375rem] leading-snug sm:max-w-[70%]',
@@ -55,7 +129,7 @@ function MessageBubble({ message, isOwn, isLast }: { message: ViewMessage; isOwn
                 message.status === 'read' && 'text-brand-700 dark:text-brand-400',
               )}
             >
-              · {MESSAGE_STATUS_LABELS[message.status]}
+              · {readBy !== undefined && isStored ? `Leído por ${readBy}` : MESSAGE_STATUS_LABELS[message.status]}
             </span>
           )}
           {isOwn && message.status === 'error' && message.clientId && (
@@ -80,13 +154,19 @@ export type RenderChatHeaderActions = (conversation: {
   otherUser: { userId: string; name: string };
 }) => ReactNode;
 
+/**
+ * Something another feature places in the thread at its moment, among the messages (a quedada's
+ * card): `at` orders it, `signature` changes when it does, so it scrolls into view like a message.
+ */
+export type ThreadEntry = { key: string; at: string; signature: string; node: ReactNode };
+
 /** What the quedadas feature adds to the chat (issue #21): the header line, the thread's cards, the composer's button. */
 export type ChatExtensions = {
   renderHeaderLine?: (conversation: { conversationId: string }) => ReactNode;
-  renderThreadEnd?: (conversation: {
+  threadEntries?: (conversation: {
     conversationId: string;
     otherUser: { userId: string; name: string };
-  }) => ReactNode;
+  }) => readonly ThreadEntry[];
   renderComposerAction?: (conversation: {
     conversationId: string;
     otherUser: { userId: string; name: string };
@@ -115,22 +195,39 @@ export function ChatScreen({
   };
   const [isQuickOpen, setIsQuickOpen] = useState(false);
   const endRef = useRef<HTMLDivElement>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  useKeepEndInView(scrollerRef);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const conversation = snap.conversation;
-  const name = conversation?.otherUser.name || 'Chat';
+  const group = snap.group as GroupSummary | null;
+  const name = group?.title || conversation?.otherUser.name || 'Chat';
   const isSuper = conversation?.swipeType === 'superlike';
   // Unmatched, blocked or the other account deleted (docs/decisions/0009, 0012): read-only from now on.
-  const hasEnded = conversation !== null && conversation !== undefined && conversation.status !== 'active';
+  const hasEnded =
+    (conversation !== null && conversation !== undefined && conversation.status !== 'active') ||
+    group?.status === 'closed' ||
+    snap.isOutOfGroup;
+  const endedText = snap.isOutOfGroup ? OUT_OF_GROUP : group ? GROUP_CLOSED : CONVERSATION_ENDED;
+  const typingText = group ? groupTypingText(group, snap.typingUserIds) : `${name} está escribiendo...`;
+  const others = group?.members.filter((member) => member.userId !== ownUserId) ?? [];
+  const [isLeaving, setIsLeaving] = useState(false);
   usePageTitle(name);
 
   useEffect(() => openChat(conversationId), [conversationId]);
   // Another conversation in the same screen brings its own draft.
   useEffect(() => setTextState(readDraft(ownUserId, conversationId)), [ownUserId, conversationId]);
 
-  const items = useMemo(() => groupMessages(snap.messages as ViewMessage[], Date.now()), [snap.messages]);
-  const lastKey = snap.messages.at(-1)?._id;
+  const entries = conversation
+    ? (extensions.threadEntries?.({
+        conversationId,
+        otherUser: { userId: conversation.otherUser.userId, name },
+      }) ?? NO_ENTRIES)
+    : NO_ENTRIES;
+  const items = useMemo(() => streamItems(snap.messages as ViewMessage[], entries), [snap.messages, entries]);
+  // The newest thing in the stream (a message, or a card that arrived or changed) comes into view.
+  const lastKey = `${snap.messages.at(-1)?._id ?? ''}|${entries.map((entry) => entry.signature).join(',')}`;
   useEffect(() => {
-    if (!lastKey && !snap.isOtherTyping) return;
+    if (lastKey === '|' && !snap.isOtherTyping) return;
     const timer = setTimeout(
       () => endRef.current?.scrollIntoView({ behavior: scrollBehavior(), block: 'end' }),
       SCROLL_DELAY_MS,
@@ -157,40 +254,79 @@ export function ChatScreen({
       // The phone layout hides its bottom bar here: the thread takes all but the top bar (3.5rem).
       className="-my-6 flex h-[calc(100dvh-3.5rem-env(safe-area-inset-bottom))] flex-col lg:-my-10 lg:h-dvh"
     >
-      <header className="flex items-center gap-3 border-b border-stone-200/80 py-3 dark:border-white/8">
-        <Link
-          to="/messages"
-          aria-label="Volver a Mensajes"
-          className="grid size-10 shrink-0 place-items-center rounded-full text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-stone-200 dark:hover:bg-white/8"
-        >
-          <ArrowLeftIcon className="size-5" />
-        </Link>
-        <ConversationAvatar photo={conversation?.otherUser.photo} size="header" />
-        <div className="min-w-0 flex-1">
-          <h1 id="chat-title" className="truncate text-base font-bold text-stone-900 dark:text-white">
-            {name}
-          </h1>
-          {snap.isOtherTyping ? (
-            <p className="text-xs font-medium text-brand-700 dark:text-brand-400">Escribiendo...</p>
-          ) : (
-            extensions.renderHeaderLine?.({ conversationId })
+      {/* Narrow phones first (issue #34): the name keeps the row's room; the marks shrink to icons and
+          the next quedada gets its own slim line under the row instead of a squeezed column beside it. */}
+      <header className="border-b border-stone-200/80 dark:border-white/8" data-testid="chat-header">
+        <div className="flex items-center gap-2 py-2.5 sm:gap-3">
+          <Link
+            to="/messages"
+            aria-label="Volver a Mensajes"
+            className="-ml-2 grid size-10 shrink-0 place-items-center rounded-full text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-stone-200 dark:hover:bg-white/8"
+          >
+            <ArrowLeftIcon className="size-5" />
+          </Link>
+          {!group && <ConversationAvatar photo={conversation?.otherUser.photo} size="header" />}
+          <div className="min-w-0 flex-1">
+            <div className="flex min-w-0 items-center gap-2">
+              <h1 id="chat-title" className="min-w-0 truncate text-base font-bold text-stone-900 dark:text-white">
+                {name}
+              </h1>
+              {isSuper && <SuperEntrenoBadge />}
+            </div>
+            {snap.isOtherTyping ? (
+              <p
+                className="truncate text-xs font-medium text-brand-700 dark:text-brand-400"
+                data-testid="header-typing"
+              >
+                {group ? typingText : 'Escribiendo...'}
+              </p>
+            ) : (
+              group && (
+                <p className="truncate text-xs text-stone-600 dark:text-stone-400" data-testid="group-members">
+                  {group.members.length} {group.members.length === 1 ? 'miembro' : 'miembros'}: Tú
+                  {others.length > 0 ? `, ${others.map((m) => m.name).join(', ')}` : ''}
+                </p>
+              )
+            )}
+          </div>
+          {group && !snap.isOutOfGroup && (
+            <div className="flex shrink-0 items-center gap-1">
+              <button
+                type="button"
+                aria-pressed={group.isMuted}
+                onClick={() => void setGroupMuted(!group.isMuted)}
+                className="rounded-full px-2.5 py-1.5 text-xs font-semibold text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-white/8"
+              >
+                {group.isMuted ? 'Activar avisos' : 'Silenciar'}
+              </button>
+              {/* The host cannot leave their own session's chat (they cancel the session instead). */}
+              {group.ownerId !== ownUserId && (
+                <button
+                  type="button"
+                  disabled={isLeaving}
+                  onClick={() => {
+                    setIsLeaving(true);
+                    void leaveGroup().finally(() => setIsLeaving(false));
+                  }}
+                  className="rounded-full px-2.5 py-1.5 text-xs font-semibold text-red-700 hover:bg-red-50 disabled:opacity-50 dark:text-red-400 dark:hover:bg-red-500/10"
+                >
+                  Salir
+                </button>
+              )}
+            </div>
           )}
+          {conversation &&
+            renderHeaderActions?.({
+              conversationId: conversation.conversationId,
+              otherUser: { userId: conversation.otherUser.userId, name },
+            })}
         </div>
-        {isSuper && <SuperEntrenoBadge />}
-        {conversation &&
-          renderHeaderActions?.({
-            conversationId: conversation.conversationId,
-            otherUser: { userId: conversation.otherUser.userId, name },
-          })}
+        {extensions.renderHeaderLine?.({ conversationId })}
       </header>
-      {/* Over the top of the thread, not above it: showing or hiding it never moves the messages. */}
-      <div className="relative z-10 h-0">
-        <div className="absolute inset-x-0 top-2 flex justify-center">
-          <ConnectionBanner />
-        </div>
-      </div>
+      <ThreadConnectionBanner />
 
-      <div className="min-h-0 flex-1 overflow-y-auto py-3" data-testid="chat-scroll">
+      {/* A little inset: the incoming bubbles' ring is not cut by the scroller's edge (issue #34). */}
+      <div ref={scrollerRef} className="-mx-2 min-h-0 flex-1 overflow-y-auto px-2 py-3" data-testid="chat-scroll">
         {snap.view.status === 'loading' && (
           <div className="grid h-full place-items-center">
             <Spinner label="Cargando mensajes..." />
@@ -220,27 +356,39 @@ export function ChatScreen({
                       {item.label}
                     </span>
                   </li>
+                ) : item.messages[0]?.entry ? (
+                  <li key={item.key} data-testid="thread-entry">
+                    {item.messages[0].entry.node}
+                  </li>
                 ) : (
                   <li key={item.key}>
                     <ol className="flex flex-col gap-1">
-                      {item.messages.map((message, index) => (
-                        <MessageBubble
-                          key={message.clientId ?? message._id}
-                          message={message}
-                          isOwn={message.senderId === ownUserId}
-                          isLast={index === item.messages.length - 1}
-                        />
-                      ))}
+                      {item.messages.map(
+                        ({ message }, index) =>
+                          message && (
+                            <MessageBubble
+                              key={message.clientId ?? message._id}
+                              message={message}
+                              isOwn={message.senderId === ownUserId}
+                              isLast={index === item.messages.length - 1}
+                              senderLabel={
+                                group && index === 0 && message.senderId !== ownUserId
+                                  ? message.senderName || 'Alguien'
+                                  : undefined
+                              }
+                              readBy={
+                                group && message.senderId === ownUserId
+                                  ? readByCount(group, message, ownUserId)
+                                  : undefined
+                              }
+                            />
+                          ),
+                      )}
                     </ol>
                   </li>
                 ),
               )}
             </ol>
-            {conversation &&
-              extensions.renderThreadEnd?.({
-                conversationId,
-                otherUser: { userId: conversation.otherUser.userId, name },
-              })}
             {snap.isOtherTyping && (
               <div
                 data-testid="typing-indicator"
@@ -254,7 +402,7 @@ export function ChatScreen({
                   <span className="size-1.5 animate-bounce rounded-full bg-stone-400 [animation-delay:150ms] motion-reduce:animate-none" />
                   <span className="size-1.5 animate-bounce rounded-full bg-stone-400 [animation-delay:300ms] motion-reduce:animate-none" />
                 </span>
-                {name} está escribiendo...
+                {typingText}
               </div>
             )}
           </>
@@ -267,7 +415,7 @@ export function ChatScreen({
           role="status"
           className="border-t border-stone-200/80 px-2 py-4 text-center text-sm font-medium text-stone-600 dark:border-white/8 dark:text-stone-300"
         >
-          {CONVERSATION_ENDED}
+          {endedText}
         </p>
       ) : (
         <>

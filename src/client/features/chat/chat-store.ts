@@ -5,8 +5,8 @@
  */
 import { proxy } from 'valtio';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
-import type { ConversationSummary, MarkReadRequest } from '#shared/chat/chat-schemas';
-import { markReadUpTo } from './chat-outbox.ts';
+import type { ConversationSummary, GroupSummary, MarkReadRequest } from '#shared/chat/chat-schemas';
+import { markReadUpTo, showAsLastMessage } from './chat-outbox.ts';
 import {
   currentDb,
   hasPendingOutboxItem,
@@ -32,6 +32,7 @@ import {
   type ViewMessage,
 } from './message-list.ts';
 import { createTypingIndicator, createTypingSignal } from './typing-signal.ts';
+import { messageOutboxItem } from './queued-message.ts';
 
 export type ChatView = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready' };
 
@@ -41,7 +42,27 @@ export const chatState = proxy<{
   conversation: ConversationSummary | null;
   messages: ViewMessage[];
   isOtherTyping: boolean;
-}>({ conversationId: null, view: { status: 'loading' }, conversation: null, messages: [], isOtherTyping: false });
+  /** A group conversation (docs/decisions/0056): its title, members and their read cursors. */
+  group: GroupSummary | null;
+  /** In a group: who is typing. */
+  typingUserIds: string[];
+  /** In a group: the user left or was removed (the thread is read-only and will not update). */
+  isOutOfGroup: boolean;
+}>(freshChat(null));
+
+/** The state of a conversation just opened (nothing loaded yet). */
+function freshChat(conversationId: string | null) {
+  return {
+    conversationId,
+    view: { status: 'loading' } as ChatView,
+    conversation: null,
+    messages: [],
+    isOtherTyping: false,
+    group: null,
+    typingUserIds: [],
+    isOutOfGroup: false,
+  };
+}
 
 const ownUserId = () => session.current()?.user.userId ?? '';
 const isPageVisible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
@@ -61,10 +82,14 @@ function isThisConversation(conversationId: string | undefined): boolean {
 /** The other participant: from the conversation, else from a message of theirs or to them. */
 function receiverId(): string | undefined {
   if (chatState.conversation) return chatState.conversation.otherUser.userId;
+  // A group's messages name no receiver.
+  if (chatState.group || chatState.messages.some((item) => item.seq !== null && item.receiverId === null)) {
+    return undefined;
+  }
   const own = ownUserId();
   const any = chatState.messages.find((item) => item.seq !== null);
   if (!any) return undefined;
-  return any.senderId === own ? any.receiverId : any.senderId;
+  return any.senderId === own ? (any.receiverId ?? undefined) : any.senderId;
 }
 
 /** Network refresh: the newest page goes into the store; the screen follows the store. */
@@ -111,7 +136,6 @@ export async function markConversationRead(): Promise<void> {
       scope: conversationId,
       clientId: crypto.randomUUID(),
       request: { method: 'PATCH', path: `messages/conversations/${encodeURIComponent(conversationId)}/read`, json },
-      payload: { conversationId },
     },
     async (tx) => {
       await tx.messages
@@ -148,22 +172,10 @@ export function sendText(rawText: string): boolean {
   // A first message sent is the moment the install card may be offered (issue #22).
   noteMomentOfValue();
   void outbox
-    .enqueue(
-      {
-        kind: 'message',
-        scope: conversationId,
-        clientId,
-        request: {
-          method: 'POST',
-          path: 'messages/messages',
-          json: { conversationId, receiverId: to, text, clientId },
-        },
-        payload: { conversationId, receiverId: to, text },
-      },
-      async (tx) => {
-        await tx.messages.put({ ...pending, key: clientId });
-      },
-    )
+    .enqueue(messageOutboxItem({ conversationId, receiverId: to, text, clientId }), async (tx) => {
+      await tx.messages.put({ ...pending, key: clientId });
+      await showAsLastMessage(tx, pending);
+    })
     .catch((error) => {
       console.warn(`[chat] ${CHAT_MESSAGES.sendFailed}`, error);
       setMessages(markFailed(chatState.messages, clientId));
@@ -202,13 +214,7 @@ export function stopTyping(): void {
  */
 export function openChat(rawConversationId: string): () => void {
   const conversationId = rawConversationId.toLowerCase();
-  Object.assign(chatState, {
-    conversationId,
-    view: { status: 'loading' },
-    conversation: null,
-    messages: [],
-    isOtherTyping: false,
-  });
+  Object.assign(chatState, freshChat(conversationId));
   setOpenConversation(conversationId);
   connection.joinConversation(conversationId);
   connection.emitIfConnected('markAsDelivered', { conversationId });
@@ -227,12 +233,19 @@ export function openChat(rawConversationId: string): () => void {
   );
   findConversation(conversationId)
     .then((found) => {
-      if (chatState.conversationId === conversationId && found) chatState.conversation = found;
+      if (chatState.conversationId !== conversationId) return;
+      if (found) chatState.conversation = found;
+      else void loadGroup(conversationId);
     })
     .catch((error) => console.warn(`[chat] ${CHAT_MESSAGES.getConversationsFailed}`, error));
   void loadMessages().then(() => markConversationRead());
 
-  const otherTyping = createTypingIndicator({ onChange: (isTyping) => (chatState.isOtherTyping = isTyping) });
+  const otherTyping = createTypingIndicator({
+    onChange: (isTyping) => {
+      chatState.isOtherTyping = isTyping;
+      if (!isTyping) chatState.typingUserIds = [];
+    },
+  });
   // New messages and receipts reach the store (services/offline.ts) and come back through the watch.
   const stops = [
     stopWatching,
@@ -245,7 +258,28 @@ export function openChat(rawConversationId: string): () => void {
     }),
     connection.on('userTyping', (event) => {
       if (!isThisConversation(event.conversationId) || event.userId === ownUserId()) return;
+      if (chatState.group) {
+        const others = chatState.typingUserIds.filter((id) => id !== event.userId);
+        chatState.typingUserIds = event.isTyping ? [...others, event.userId] : others;
+        otherTyping.set(chatState.typingUserIds.length > 0);
+        return;
+      }
       otherTyping.set(event.isTyping);
+    }),
+    connection.on('groupReceipt', (event) => {
+      const group = chatState.group;
+      if (!group || !isThisConversation(event.conversationId)) return;
+      chatState.group = {
+        ...group,
+        members: group.members.map((member) =>
+          member.userId === event.userId ? { ...member, readSeq: Math.max(member.readSeq, event.readSeq) } : member,
+        ),
+      };
+    }),
+    connection.on('groupUpdated', (event) => {
+      if (!isThisConversation(event.conversationId)) return;
+      if (event.group) chatState.group = event.group;
+      else if (event.userId === ownUserId()) chatState.isOutOfGroup = true;
     }),
     connection.on('conversationUpdated', (event) => {
       if (isThisConversation(event.conversationId) && chatState.conversation) {
@@ -257,6 +291,8 @@ export function openChat(rawConversationId: string): () => void {
     connection.subscribe(() => {
       if (connection.getSnapshot().status === 'connected' && chatState.conversationId === conversationId) {
         void loadMessages();
+        // The members' read cursors moved while the socket was down (their receipts were lost).
+        if (chatState.group) void loadGroup(conversationId);
       }
     }),
   ];
@@ -277,6 +313,33 @@ export function openChat(rawConversationId: string): () => void {
       setOpenConversation(null);
     }
   };
+}
+
+/** The open conversation as a group, when it is one (a match's id answers 404: nothing to do). */
+async function loadGroup(conversationId: string): Promise<void> {
+  try {
+    const answer = await chatApi.group(conversationId);
+    if (chatState.conversationId === conversationId) chatState.group = answer.group;
+  } catch {
+    // Not a group of ours (or offline): the thread shows what the store holds.
+  }
+}
+
+/** «Salir del grupo»: the server takes the user out; the thread becomes read-only. */
+export async function leaveGroup(): Promise<boolean> {
+  const conversationId = chatState.conversationId;
+  if (!conversationId || !chatState.group) return false;
+  await chatApi.leaveGroup(conversationId);
+  if (chatState.conversationId === conversationId) chatState.isOutOfGroup = true;
+  return true;
+}
+
+/** Mute (per member): no notifications or pushes for this group. */
+export async function setGroupMuted(isMuted: boolean): Promise<void> {
+  const conversationId = chatState.conversationId;
+  if (!conversationId || !chatState.group) return;
+  const answer = await chatApi.setGroupMuted(conversationId, isMuted);
+  if (chatState.conversationId === conversationId) chatState.group = answer.group;
 }
 
 /** "Reintentar" after a failed load. */

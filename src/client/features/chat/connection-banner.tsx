@@ -1,8 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { networkStatus, outbox, watchPendingCount } from '../../services/offline.ts';
 import { type ConnectionStatus, connection } from '../../services/socket.ts';
-import { cx } from '../../ui/cx.ts';
 import { pendingLabel } from '../../ui/pending-label.ts';
+import { StatusPill } from '../../ui/status-pill.tsx';
 
 /** The banner texts of spec 001 §2. */
 export function connectionLabel(status: ConnectionStatus): string {
@@ -38,51 +38,19 @@ function usePendingMessages(): number {
   return count;
 }
 
-/**
- * The connection banner (spec 001 §2, §4): shown only when the connection is not fine or messages
- * wait to be sent (issue #20: no permanent green row over every chat). Connected, the chat keeps
- * the status for screen readers only; the list shows nothing.
- */
-export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWhenConnected?: boolean }) {
+function useBannerState() {
   const status = useConnectionStatus();
   const pending = usePendingMessages();
   // Connected, yet the outbox waits to retry: the server refused for now (an outage), say so.
   const drain = useSyncExternalStore(outbox.subscribe, outbox.getSnapshot, outbox.getSnapshot);
   const isRetrying = drain.status === 'waiting-backoff' && pending > 0;
-  if (status.status === 'connected' && pending === 0) {
-    if (isHiddenWhenConnected) return null;
-    return (
-      <p role="status" data-testid="connection-banner" className="sr-only">
-        {connectionLabel(status)}
-      </p>
-    );
-  }
-  const tone =
-    status.status === 'connected'
-      ? 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-200 dark:ring-emerald-500/25'
-      : status.status === 'disconnected'
-        ? 'bg-red-50 text-red-800 ring-red-200 dark:bg-red-500/10 dark:text-red-200 dark:ring-red-500/25'
-        : 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-500/10 dark:text-amber-200 dark:ring-amber-500/25';
+  return { status, pending, isRetrying, isQuiet: status.status === 'connected' && pending === 0 };
+}
+
+function BannerPill({ status, pending, isRetrying }: ReturnType<typeof useBannerState>) {
+  const tone = status.status === 'connected' ? 'fine' : status.status === 'disconnected' ? 'offline' : 'working';
   return (
-    <div
-      role="status"
-      data-testid="connection-banner"
-      className={cx(
-        'flex items-center gap-2 rounded-xl px-3 py-1.5 text-xs font-semibold shadow-sm ring-1 ring-inset',
-        tone,
-      )}
-    >
-      <span
-        aria-hidden="true"
-        className={cx(
-          'size-2 rounded-full',
-          status.status === 'connected'
-            ? 'bg-emerald-500'
-            : status.status === 'disconnected'
-              ? 'bg-red-500'
-              : 'bg-amber-500 animate-pulse motion-reduce:animate-none',
-        )}
-      />
+    <StatusPill tone={tone} testId="connection-banner" isPulsing={tone === 'working'} className="max-w-full shadow-sm">
       {connectionLabel(status)}
       {pending > 0 && (
         <span className="font-normal" data-testid="pending-count">
@@ -90,6 +58,51 @@ export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWh
           {isRetrying ? ` · ${RETRYING_LABEL}` : ''}
         </span>
       )}
+    </StatusPill>
+  );
+}
+
+function QuietStatus({ status }: { status: ConnectionStatus }) {
+  return (
+    <p role="status" data-testid="connection-banner" className="sr-only">
+      {connectionLabel(status)}
+    </p>
+  );
+}
+
+/**
+ * The connection banner (spec 001 §2, §4): shown only when the connection is not fine or messages
+ * wait to be sent (issue #20: no permanent green row over every chat). Connected, the chat keeps
+ * the status for screen readers only; the list shows nothing.
+ */
+export function ConnectionBanner({ isHiddenWhenConnected = false }: { isHiddenWhenConnected?: boolean }) {
+  const state = useBannerState();
+  if (state.isQuiet) return isHiddenWhenConnected ? null : <QuietStatus status={state.status} />;
+  return <BannerPill {...state} />;
+}
+
+/**
+ * The banner inside a conversation. Offline — a state that lasts, read while the thread is read —
+ * it takes a slim row of its own between the header and the thread, so it never covers a message
+ * (issue #34); the thread keeps its newest message in view as it shrinks. A passing state
+ * ("Conectando...", a send under way) floats over the thread's top instead: showing or hiding it
+ * never moves the messages (no layout shift while the chat loads).
+ */
+export function ThreadConnectionBanner() {
+  const state = useBannerState();
+  if (state.isQuiet) return <QuietStatus status={state.status} />;
+  if (state.status.status === 'disconnected') {
+    return (
+      <div className="flex justify-center pt-2" data-testid="thread-status-row">
+        <BannerPill {...state} />
+      </div>
+    );
+  }
+  return (
+    <div className="relative z-10 h-0">
+      <div className="absolute inset-x-0 top-2 flex justify-center">
+        <BannerPill {...state} />
+      </div>
     </div>
   );
 }

@@ -43,12 +43,23 @@ export function ConversationAvatar({
   );
 }
 
-/** The amber "Súper entreno" badge of the chat header (spec 001 §2). */
+/**
+ * The amber "Súper entreno" badge of the chat header (spec 001 §2). On a phone it is the ⚡ alone (its
+ * name stays for screen readers and as a tooltip), so the name beside it keeps its room (issue #34).
+ */
 export function SuperEntrenoBadge() {
   return (
-    <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold text-amber-900 ring-1 ring-inset ring-amber-300 dark:bg-amber-400/15 dark:text-amber-200 dark:ring-amber-400/30">
+    <span
+      role="img"
+      aria-label="Súper entreno"
+      title="Súper entreno"
+      data-testid="super-entreno-badge"
+      className="inline-flex shrink-0 items-center gap-1 rounded-full bg-amber-100 p-1 text-xs font-bold text-amber-900 ring-1 ring-inset ring-amber-300 sm:px-2.5 dark:bg-amber-400/15 dark:text-amber-200 dark:ring-amber-400/30"
+    >
       <ZapIcon className="size-3.5" />
-      Súper entreno
+      <span className="hidden sm:inline" aria-hidden="true">
+        Súper entreno
+      </span>
     </span>
   );
 }

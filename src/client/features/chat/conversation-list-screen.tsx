@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import type { ConversationSummary } from '#shared/chat/chat-schemas';
-import { listRelativeTime } from '#shared/time/relative-time';
 import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
@@ -16,6 +15,8 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
 import { ConversationAvatar } from './conversation-avatar.tsx';
+import { GroupList } from './group-list.tsx';
+import { ListName, ListPreview, ListTime, UnreadBadge } from './list-row-parts.tsx';
 import {
   archiveConversation,
   conversationsState,
@@ -86,14 +87,7 @@ function ConversationItem({ conversation, now, ownUserId, onUnmatch, onAlert }: 
         <ConversationAvatar photo={otherUser.photo} size="list" isSuper={isSuper} />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-1.5">
-            <span
-              className={cx(
-                'truncate text-[0.9375rem] text-stone-900 dark:text-white',
-                hasUnread ? 'font-bold' : 'font-semibold',
-              )}
-            >
-              {name}
-            </span>
+            <ListName hasUnread={hasUnread}>{name}</ListName>
             {conversation.isPinned && (
               <span title="Fijada" className="text-brand-700 dark:text-brand-400">
                 <PinIcon className="size-3.5" />
@@ -106,29 +100,11 @@ function ConversationItem({ conversation, now, ownUserId, onUnmatch, onAlert }: 
                 <span className="sr-only">, silenciada</span>
               </span>
             )}
-            <span className="ml-auto shrink-0 pl-2 text-xs text-stone-500 tabular-nums dark:text-stone-400">
-              {lastMessage ? listRelativeTime(lastMessage.timestamp, now) : ''}
-            </span>
+            <ListTime timestamp={lastMessage?.timestamp} now={now} />
           </span>
           <span className="mt-0.5 flex items-center gap-2">
-            <span
-              data-testid="conversation-preview"
-              className={cx(
-                'min-w-0 flex-1 truncate text-sm',
-                hasUnread ? 'font-semibold text-stone-800 dark:text-stone-100' : 'text-stone-600 dark:text-stone-400',
-              )}
-            >
-              {preview}
-            </span>
-            {hasUnread && (
-              <span
-                data-testid="unread-badge"
-                className="inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-brand-700 px-1.5 text-[0.6875rem] font-bold text-white tabular-nums dark:bg-brand-500 dark:text-stone-950"
-              >
-                {unreadCount > 99 ? '99+' : unreadCount}
-                <span className="sr-only"> sin leer</span>
-              </span>
-            )}
+            <ListPreview text={preview} hasUnread={hasUnread} testId="conversation-preview" />
+            {hasUnread && <UnreadBadge count={unreadCount} testId="unread-badge" />}
           </span>
         </span>
       </Link>
@@ -215,6 +191,8 @@ export function ConversationListScreen() {
         </h1>
         <ConnectionBanner isHiddenWhenConnected />
       </header>
+
+      <GroupList ownUserId={ownUserId} now={now} />
 
       {(view.status === 'loading' || view.status === 'idle') && <ListSkeleton />}
 

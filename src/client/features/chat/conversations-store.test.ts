@@ -98,3 +98,20 @@ describe('pin and mute stay as shown while the server decides (optimistic, spec 
     expect(shown()).toEqual(['b📌', 'a']);
   });
 });
+
+describe('the first conversation load (spec 001 §9 "initial conversation load delayed 100 ms"; decision 0048)', () => {
+  afterEach(() => {
+    conversationsState.conversations = [];
+    conversationsState.view = { status: 'idle' };
+  });
+
+  it('asks the server at once, with no 100 ms wait', async () => {
+    const waiting = server.lists.length;
+    const loading = loadConversations();
+    // Asked in the same turn: no timer stands between the screen and the server.
+    expect(server.lists.length).toBe(waiting + 1);
+    await answerList(conv('a'));
+    await loading;
+    expect(shown()).toEqual(['a']);
+  });
+});

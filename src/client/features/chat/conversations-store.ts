@@ -318,6 +318,8 @@ export function startConversationUpdates(): void {
         messageIds: [message._id],
       });
     }
+    // A group's message (no receiver) is not this list's: group-list.tsx shows it.
+    if (message.receiverId === null) return;
     const list = conversationsState.conversations;
     const next = applyNewMessage(list, message, contextNow());
     const isKnown = list.some((item) => item.conversationId === message.conversationId);

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecommendedResponse } from '#shared/discovery/discovery-schemas';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 import { ApiRequestError } from '../../services/http.ts';
 import { dbFor, readDeck, saveDeck, selectLocalDb, wipeLocalDb } from '../../services/local-db.ts';
 import { createDeckStore, type DeckCache, PROFILES_LOAD_FAILED } from './deck-store.ts';

@@ -17,7 +17,7 @@ import {
 } from '#shared/discovery/discovery-schemas';
 import { type LastSwipe, undoAvailability } from '#shared/discovery/undo';
 import { PREFETCH_THRESHOLD } from '#shared/profile/options';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 import { ApiRequestError } from '../../services/http.ts';
 import { dbFor, readDeck, removeDeckProfile, saveDeck } from '../../services/local-db.ts';
 import { outbox } from '../../services/offline.ts';
@@ -293,7 +293,6 @@ async function swipeThroughOutbox(
         path: `swipes/users/${encodeURIComponent(userId)}/swipe`,
         json: { target_user_id: targetUserId, action, clientId },
       },
-      payload: { userId, targetUserId, action },
     },
     // The saved deck loses the profile in the same transaction: a reload does not show it again.
     (db) => removeDeckProfile(db, targetUserId),
@@ -318,7 +317,6 @@ async function undoThroughOutbox(userId: string, targetUserId: string, swipeClie
       path: `swipes/users/${encodeURIComponent(userId)}/undo`,
       json: { target_user_id: targetUserId, swipeClientId },
     },
-    payload: { userId, targetUserId },
   });
   if (!isQueued) await sendUndo(userId, targetUserId, swipeClientId);
 }
@@ -370,7 +368,10 @@ outbox.register('swipe', {
 outbox.register('undoSwipe', {
   // The only refusal an undo of one's own swipe meets: it made a match meanwhile (replayed offline).
   fail: async (_db, item) => {
-    const targetUserId = (item.payload as { targetUserId?: string }).targetUserId;
+    // From the request (since 0042); items stored before also had it in `payload`.
+    const targetUserId =
+      (item.request.json as { target_user_id?: string } | undefined)?.target_user_id ??
+      (item.payload as { targetUserId?: string } | undefined)?.targetUserId;
     if (targetUserId) removeFromDeck(targetUserId);
     toast.error(DISCOVERY_MESSAGES.undoMatched);
   },

@@ -5,8 +5,8 @@ import type {
   SwipeResponse,
   UndoSwipeResponse,
 } from '#shared/discovery/discovery-schemas';
-import { RECOMMENDED_PAGE_SIZE } from '#shared/profile/options';
-import type { PublicProfile, PublicProfileResponse } from '#shared/profile/profile-schema';
+import { type GenderPreference, RECOMMENDED_PAGE_SIZE } from '#shared/profile/options';
+import type { PublicProfile, PublicProfileResponse } from '#shared/profile/profile-views';
 import { requestJson } from '../../services/http.ts';
 
 export function fetchRecommended(userId: string, page: number, limit = RECOMMENDED_PAGE_SIZE) {
@@ -50,4 +50,19 @@ export async function savePreferences(userId: string, preferences: SearchPrefere
     { method: 'put', json: { userId, preferences } },
   );
   return { age_range: answer.profile.preferences.age_range, distance: answer.profile.preferences.distance };
+}
+
+/**
+ * «Mostrar» in /config: the profile's gender preference, the one the deck filters on both ways
+ * (docs/decisions/0050); answers the saved value.
+ */
+export async function saveGenderPreference(
+  userId: string,
+  genderPreference: GenderPreference,
+): Promise<GenderPreference> {
+  const answer = await requestJson<{ profile: { preferences: { gender_preference: GenderPreference } } }>(
+    `profiles/${encodeURIComponent(userId)}`,
+    { method: 'put', json: { userId, preferences: { gender_preference: genderPreference } } },
+  );
+  return answer.profile.preferences.gender_preference;
 }

@@ -1,9 +1,10 @@
+import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { SwipeAction } from '#shared/discovery/discovery-schemas';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
-import { Button } from '../../ui/button.tsx';
+import { Button, buttonClasses } from '../../ui/button.tsx';
 import { AlertCircleIcon, SettingsIcon, UsersIcon } from '../../ui/icons.tsx';
 import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
@@ -157,6 +158,11 @@ export function DiscoveryDeck({
             <Button onClick={() => setIsPreferencesOpen(true)} iconStart={<SettingsIcon className="size-4.5" />}>
               Ajustar preferencias
             </Button>
+            {/* Issue #35: when the deck runs out, training with someone this week is still possible. */}
+            <Link to="/entrenos/abiertos" className={buttonClasses({ variant: 'secondary' })}>
+              <UsersIcon className="size-4.5" />
+              Ver entrenos abiertos cerca
+            </Link>
           </StatePanel>
         )}
         {snap.deck.status === 'error' && !isOnline && (

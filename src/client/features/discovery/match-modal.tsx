@@ -29,7 +29,7 @@ export function MatchModal({
               <SafeImage photo={ownPhoto} isThumbnail alt="" className="size-full object-cover" />
             </span>
             <span className="z-10 -mx-4 grid size-14 place-items-center rounded-full bg-white text-rose-600 shadow-xl motion-safe:animate-bounce">
-              <HeartIcon className="size-7 fill-current" />
+              <HeartIcon filled className="size-7" />
             </span>
             <span className="size-28 rotate-6 overflow-hidden rounded-3xl ring-4 ring-white shadow-2xl">
               <SafeImage photo={other?.photos[0]} isThumbnail alt="" className="size-full object-cover" />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { AGE_RANGE_MAX, AGE_RANGE_MIN, DISTANCE_MAX_KM, DISTANCE_MIN_KM } from '#shared/profile/options';
-import { PROFILE_MESSAGES } from '#shared/profile/profile-schema';
+import { PROFILE_MESSAGES } from '#shared/profile/profile-messages';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { TextField } from '../../ui/text-field.tsx';

@@ -1,6 +1,6 @@
 import { type CSSProperties, useRef, useState } from 'react';
 import type { SwipeAction } from '#shared/discovery/discovery-schemas';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 import { cx } from '../../ui/cx.ts';
 import { CheckIcon, ChevronRightIcon, ExpandIcon, MapPinIcon, ShieldCheckIcon } from '../../ui/icons.tsx';
 import { wrapIndex } from '../../ui/photo-viewer.tsx';
@@ -16,8 +16,8 @@ export type CardExit = SwipeAction | null;
 
 /**
  * One suggestion: photo carousel (arrows, dots, full-screen button), "% Entreno", name and age
- * (opens the full profile), verified badge, city and distance, bio and the activity line. Touch
- * drags left or right past 50 px swipe it; `exit` animates it out after a button press.
+ * (opens the full profile), verified badge, city and distance, bio and the activity line. A drag
+ * (touch, pen or mouse) left or right past 50 px swipes it; `exit` animates it out after a button press.
  */
 export function ProfileCard({
   profile,
@@ -37,6 +37,28 @@ export function ProfileCard({
   const [photoIndex, setPhotoIndex] = useState(0);
   const [drag, setDrag] = useState<{ dx: number; dy: number } | null>(null);
   const start = useRef<{ x: number; y: number; isHorizontal: boolean | null } | null>(null);
+  const wasDragged = useRef(false);
+  const begin = (x: number, y: number) => {
+    if (isInteractive && !exit) start.current = { x, y, isHorizontal: null };
+  };
+  const move = (x: number, y: number) => {
+    const origin = start.current;
+    if (!origin) return;
+    const dx = x - origin.x;
+    const dy = y - origin.y;
+    if (origin.isHorizontal === null && Math.hypot(dx, dy) > 8) origin.isHorizontal = Math.abs(dx) > Math.abs(dy);
+    if (origin.isHorizontal) setDrag({ dx, dy });
+  };
+  const finish = () => {
+    const action = drag ? swipeActionForDrag(drag.dx, drag.dy) : null;
+    start.current = null;
+    setDrag(null);
+    if (action) onSwipeGesture(action);
+  };
+  const cancel = () => {
+    start.current = null;
+    setDrag(null);
+  };
   const photos = profile.photos;
   const count = photos.length;
   const current = wrapIndex(photoIndex, Math.max(1, count));
@@ -60,29 +82,42 @@ export function ProfileCard({
         'absolute inset-0 touch-pan-y select-none overflow-hidden rounded-[2rem] bg-stone-800 shadow-xl shadow-stone-900/20 ring-1 ring-stone-900/10',
         'transition-[transform,opacity] duration-300 ease-out motion-reduce:transition-none dark:shadow-black/40 dark:ring-white/10',
       )}
+      // A finger drags through touch events (as the phone tests drive it); a mouse or a pen through
+      // pointer events, with the pointer captured so the drag goes on off the card (issue #34).
       onTouchStart={(event) => {
-        if (!isInteractive || exit) return;
         const touch = event.touches[0];
-        if (touch) start.current = { x: touch.clientX, y: touch.clientY, isHorizontal: null };
+        if (touch) begin(touch.clientX, touch.clientY);
       }}
       onTouchMove={(event) => {
-        const origin = start.current;
         const touch = event.touches[0];
-        if (!origin || !touch) return;
-        const dx = touch.clientX - origin.x;
-        const dy = touch.clientY - origin.y;
-        if (origin.isHorizontal === null && Math.hypot(dx, dy) > 8) origin.isHorizontal = Math.abs(dx) > Math.abs(dy);
-        if (origin.isHorizontal) setDrag({ dx, dy });
+        if (touch) move(touch.clientX, touch.clientY);
       }}
-      onTouchEnd={() => {
-        const action = drag ? swipeActionForDrag(drag.dx, drag.dy) : null;
-        start.current = null;
-        setDrag(null);
-        if (action) onSwipeGesture(action);
+      onTouchEnd={finish}
+      onTouchCancel={cancel}
+      onPointerDown={(event) => {
+        wasDragged.current = false;
+        if (event.pointerType === 'touch' || !event.isPrimary || event.button !== 0) return;
+        begin(event.clientX, event.clientY);
       }}
-      onTouchCancel={() => {
-        start.current = null;
-        setDrag(null);
+      onPointerMove={(event) => {
+        if (event.pointerType === 'touch' || !start.current) return;
+        move(event.clientX, event.clientY);
+        if (start.current?.isHorizontal) event.currentTarget.setPointerCapture?.(event.pointerId);
+      }}
+      onPointerUp={(event) => {
+        if (event.pointerType === 'touch' || !start.current) return;
+        // A mouse drag is no click: the button under the pointer (the name, a photo arrow) stays shut.
+        wasDragged.current = start.current.isHorizontal === true;
+        finish();
+      }}
+      onPointerCancel={(event) => {
+        if (event.pointerType !== 'touch') cancel();
+      }}
+      onClickCapture={(event) => {
+        if (!wasDragged.current) return;
+        wasDragged.current = false;
+        event.preventDefault();
+        event.stopPropagation();
       }}
     >
       <SafeImage

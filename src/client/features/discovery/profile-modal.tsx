@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { SwipeAction } from '#shared/discovery/discovery-schemas';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 import { ApiRequestError } from '../../services/http.ts';
 import { Dialog } from '../../ui/dialog.tsx';
 import { AlertCircleIcon, MapPinIcon, ShieldCheckIcon, SparklesIcon } from '../../ui/icons.tsx';
@@ -220,12 +220,7 @@ function modalTitle(profile: PublicProfile): ReactNode {
         .filter((part) => part !== null)
         .join(', ')}
       {profile.verified && (
-        <ShieldCheckIcon
-          className="size-5 text-sky-600 dark:text-sky-400"
-          aria-label="Perfil verificado"
-          role="img"
-          aria-hidden={false}
-        />
+        <ShieldCheckIcon className="size-5 text-sky-600 dark:text-sky-400" label="Perfil verificado" />
       )}
     </span>
   );

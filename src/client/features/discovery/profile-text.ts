@@ -7,7 +7,7 @@ import {
   optionLabel,
   SOCIAL_PREFERENCE_OPTIONS,
 } from '#shared/profile/options';
-import type { PublicProfile } from '#shared/profile/profile-schema';
+import type { PublicProfile } from '#shared/profile/profile-views';
 
 const DAY_MS = 86_400_000;
 

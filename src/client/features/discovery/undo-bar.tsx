@@ -6,7 +6,7 @@ import { UndoIcon } from '../../ui/icons.tsx';
 const DONE: Record<SwipeAction, (name: string) => string> = {
   dislike: (name) => `Has rechazado a ${name}`,
   like: (name) => `Entreno enviado a ${name}`,
-  superlike: (name) => `Súper Entreno enviado a ${name}`,
+  superlike: (name) => `Super Entreno enviado a ${name}`,
 };
 
 /** The time, refreshed every half second while `isTicking`. */

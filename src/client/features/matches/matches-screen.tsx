@@ -8,7 +8,14 @@ import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { PhotoViewer } from '../../ui/photo-viewer.tsx';
 import { SafeImage } from '../../ui/safe-image.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
-import { chatButtonLabel, chatTarget, loadMatches, type MatchCardData, matchesState } from './matches-store.ts';
+import {
+  chatButtonLabel,
+  chatTarget,
+  isNewMatch,
+  loadMatches,
+  type MatchCardData,
+  matchesState,
+} from './matches-store.ts';
 
 function MatchCard({
   match,
@@ -42,7 +49,7 @@ function MatchCard({
         <span className="pointer-events-none absolute left-2.5 top-2.5 rounded-full bg-white/95 px-2.5 py-1 text-xs font-extrabold text-brand-800 shadow-sm dark:bg-stone-950/85 dark:text-brand-300">
           {`${Math.round(other.compatibilityScore)}%`}
         </span>
-        {match.isRecent && (
+        {isNewMatch(match, Date.now()) && (
           <span className="pointer-events-none absolute right-2.5 top-2.5 rounded-full bg-emerald-700 px-2.5 py-1 text-xs font-bold text-white">
             Nuevo
           </span>
@@ -81,7 +88,9 @@ function MatchCard({
           params={{ conversationId: chatTarget(match) }}
           className={buttonClasses({ size: 'sm', isFullWidth: true, className: 'mt-auto' })}
         >
-          <MessageIcon className="size-4 shrink-0" />
+          {/* Two cards a row on a phone: «Continuar chat» and its icon touched the button's edges
+              (issue #34); below 400 px the words go alone. */}
+          <MessageIcon className="size-4 shrink-0 max-[399px]:hidden" />
           {chatButtonLabel(match)}
         </Link>
       </div>

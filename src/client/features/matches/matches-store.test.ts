@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MatchesResponse, MatchListItem } from '#shared/discovery/discovery-schemas';
 import { ApiRequestError } from '../../services/http.ts';
 import { readMatches, selectLocalDb, wipeLocalDb } from '../../services/local-db.ts';
-import { chatButtonLabel, chatTarget, loadMatches, matchesState } from './matches-store.ts';
+import { chatButtonLabel, chatTarget, isNewMatch, loadMatches, matchesState } from './matches-store.ts';
 
 function match(n: number): MatchListItem {
   return {
@@ -51,6 +51,17 @@ describe('matches', () => {
   it('labels the chat button by the last message', () => {
     expect(chatButtonLabel({ lastMessage: null })).toBe('Iniciar chat');
     expect(chatButtonLabel({ lastMessage: { text: 'Hola' } })).toBe('Continuar chat');
+  });
+  it('calls a match «Nuevo» for its first 24 hours while nobody has written (decision 0059)', () => {
+    const matchedAt = '2026-01-01T10:00:00.000Z';
+    const hoursOn = (hours: number) => Date.parse(matchedAt) + hours * 3600_000;
+    const hello = { text: 'Hola', timestamp: matchedAt, senderId: 'u1', read: true };
+    expect(isNewMatch({ timestamp: matchedAt, lastMessage: null }, hoursOn(0))).toBe(true);
+    expect(isNewMatch({ timestamp: matchedAt, lastMessage: null }, hoursOn(23.9))).toBe(true);
+    // A day on, it is no longer new, though nobody has written (issue #34: «Nuevo» on week-old matches).
+    expect(isNewMatch({ timestamp: matchedAt, lastMessage: null }, hoursOn(24))).toBe(false);
+    expect(isNewMatch({ timestamp: matchedAt, lastMessage: null }, hoursOn(6 * 24))).toBe(false);
+    expect(isNewMatch({ timestamp: matchedAt, lastMessage: hello }, hoursOn(1))).toBe(false);
   });
   it('links to the conversation, or the match when there is none', () => {
     expect(chatTarget({ conversationId: 'c1', matchId: 'm1' })).toBe('c1');

@@ -79,6 +79,18 @@ onSignOut(() => {
   matchesState.current = { status: 'loading' };
 });
 
+/** How long a match reads «Nuevo» (docs/decisions/0059). */
+export const NEW_MATCH_MS = 24 * 3600_000;
+
+/**
+ * «Nuevo» on a match card (docs/decisions/0059): matched less than 24 hours ago and nobody has
+ * written yet. Issue #34: it was on every match of the week, also ones already talking.
+ */
+export function isNewMatch(match: Pick<MatchCardData, 'timestamp' | 'lastMessage'>, now: number): boolean {
+  const age = now - Date.parse(match.timestamp);
+  return !match.lastMessage && age >= -60_000 && age < NEW_MATCH_MS;
+}
+
 /** "Iniciar chat" before the first message, "Continuar chat" after. */
 export function chatButtonLabel(match: Pick<MatchCardData, 'lastMessage'>): string {
   return match.lastMessage ? 'Continuar chat' : 'Iniciar chat';

@@ -7,6 +7,7 @@ import {
   matchesFilter,
   NOTIFICATION_FILTERS,
   notificationTarget,
+  notificationTimeLine,
   previewBody,
   unreadDelta,
   upsertNotification,
@@ -95,6 +96,10 @@ describe('notification list rules (spec 001 §2, §4, §9)', () => {
     );
     expect(notificationTarget({ type: 'reminder', referenceId: 'c3', referenceType: null })).toBeNull();
     expect(notificationTarget({ type: 'system', referenceId: null, referenceType: 'verification' })).toBe('/config');
+    // An open session's notices open the session.
+    expect(notificationTarget({ type: 'activity', referenceId: 's 1', referenceType: 'openSession' })).toBe(
+      '/entrenos/abiertos/s%201',
+    );
   });
 
   it('rings the bell only when the count grows', () => {
@@ -102,5 +107,23 @@ describe('notification list rules (spec 001 §2, §4, §9)', () => {
     expect(hasCountGrown(3, 4)).toBe(true);
     expect(hasCountGrown(4, 4)).toBe(false);
     expect(hasCountGrown(4, 0)).toBe(false);
+  });
+});
+
+describe('the time line of a card (spec 001 §2 date text, §9 notification relative time)', () => {
+  const now = new Date('2026-03-10T12:00:00.000Z'); // 13:00 in Madrid
+
+  it('says "Hace un momento" under a minute, beside the date text', () => {
+    expect(notificationTimeLine('2026-03-10T11:59:30.000Z', now)).toBe('Hoy a las 12:59 · Hace un momento');
+  });
+
+  it('counts minutes, hours and days up to 6 beside the date text', () => {
+    expect(notificationTimeLine('2026-03-10T11:55:00.000Z', now)).toBe('Hoy a las 12:55 · Hace 5 minutos');
+    expect(notificationTimeLine('2026-03-09T20:00:00.000Z', now)).toBe('Ayer a las 21:00 · Hace 16 horas');
+    expect(notificationTimeLine('2026-03-07T12:00:00.000Z', now)).toBe('7 de marzo · Hace 3 días');
+  });
+
+  it('writes the long date once after 6 days', () => {
+    expect(notificationTimeLine('2026-02-20T12:00:00.000Z', now)).toBe('20 de febrero');
   });
 });

@@ -1,5 +1,6 @@
 /** Pure rules of the notification list (spec 001 §2, §4, §9), kept apart from the store for tests. */
 import type { Notification, NotificationType } from '#shared/notifications/notification-schemas';
+import { notificationDateText, notificationRelativeTime } from '#shared/time/relative-time';
 
 /** Spec 001 §9: "bodies truncated at 100 characters". */
 export const NOTIFICATION_BODY_PREVIEW_LENGTH = 100;
@@ -16,6 +17,17 @@ export const NOTIFICATION_FILTERS: ReadonlyArray<{ value: NotificationFilter; la
   { value: 'activity', label: 'Actividad' },
   { value: 'reminder', label: 'Recordatorios' },
 ];
+
+/**
+ * The time line of a card: the date text of spec 001 §2 ("Hoy a las 09:05") and the notification
+ * relative time of §9 ("Hace un momento", "Hace 5 minutos"…), once when both say the same (a long
+ * date after 6 days).
+ */
+export function notificationTimeLine(createdAt: string, now: Date): string {
+  const date = notificationDateText(createdAt, now);
+  const relative = notificationRelativeTime(createdAt, now);
+  return relative === '' || relative === date ? date : `${date} · ${relative}`;
+}
 
 /** Whether a body needs "Ver más": longer than the preview. */
 export function isBodyLong(body: string): boolean {
@@ -77,6 +89,8 @@ export function notificationTarget(
   if (referenceType === 'conversation' && conversation) return conversation;
   // A verification review's answer (docs/decisions/0034) opens Configuración, where the dialog is.
   if (referenceType === 'verification') return '/config';
+  // An open session's request, answer, change or reminder (issue #35) opens the session, like its push.
+  if (referenceType === 'openSession' && referenceId) return `/entrenos/abiertos/${encodeURIComponent(referenceId)}`;
   return null;
 }
 

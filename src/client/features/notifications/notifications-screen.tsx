@@ -2,7 +2,6 @@ import { useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Notification, NotificationPriority, NotificationType } from '#shared/notifications/notification-schemas';
-import { notificationDateText } from '#shared/time/relative-time';
 import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
@@ -25,6 +24,7 @@ import {
   NOTIFICATION_FILTERS,
   type NotificationFilter,
   notificationTarget,
+  notificationTimeLine,
   previewBody,
 } from './notification-list.ts';
 import { notificationsStore } from './notifications-live.ts';
@@ -65,11 +65,15 @@ const TYPE_LOOK: Record<NotificationType, { icon: typeof BellIcon; label: string
   },
 };
 
-/** Spec 001 §2: "border by priority (high red, low light gray, normal gray)". */
+/**
+ * Spec 001 §2: "border by priority (high red, low light gray, normal gray)", on the card's thick
+ * left edge; the other three sides stay neutral, so a high-priority match reads as news, not as an
+ * error outlined in red (issue #34).
+ */
 const PRIORITY_BORDER: Record<NotificationPriority, string> = {
-  high: 'border-red-500 dark:border-red-500/80',
-  normal: 'border-stone-300 dark:border-stone-600',
-  low: 'border-stone-200 dark:border-stone-800',
+  high: 'border-l-red-500 dark:border-l-red-500/80',
+  normal: 'border-l-stone-300 dark:border-l-stone-600',
+  low: 'border-l-stone-200 dark:border-l-stone-800',
 };
 
 const CARD_ACTION =
@@ -127,7 +131,7 @@ function NotificationCard({ notification, now }: { notification: Notification; n
       data-testid="notification-card"
       data-read={notification.isRead}
       className={cx(
-        'flex gap-3 rounded-2xl border border-l-4 p-4 shadow-sm transition-colors duration-150 motion-reduce:transition-none sm:gap-4 sm:p-5',
+        'flex gap-3 rounded-2xl border border-l-4 border-stone-200 p-4 shadow-sm transition-colors duration-150 motion-reduce:transition-none sm:gap-4 sm:p-5 dark:border-stone-800',
         PRIORITY_BORDER[notification.priority],
         notification.isRead ? 'bg-stone-50 shadow-none dark:bg-stone-900/50' : 'bg-white dark:bg-stone-900',
       )}
@@ -159,7 +163,8 @@ function NotificationCard({ notification, now }: { notification: Notification; n
               <button
                 type="button"
                 onClick={open}
-                className="rounded text-left hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-400"
+                // WCAG 2.2 target size: at least 24 px high (issue #34: it was 21).
+                className="inline-block min-h-6 rounded text-left hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:focus-visible:outline-brand-400"
               >
                 {notification.title}
               </button>
@@ -169,7 +174,7 @@ function NotificationCard({ notification, now }: { notification: Notification; n
             <span className="sr-only">{`. ${look.label}${notification.isRead ? ', leída' : ', sin leer'}`}</span>
           </h2>
           <time dateTime={notification.createdAt} className="shrink-0 text-xs text-stone-600 dark:text-stone-400">
-            {notificationDateText(notification.createdAt, now)}
+            {notificationTimeLine(notification.createdAt, now)}
           </time>
         </div>
         {notification.body !== '' && (
@@ -187,7 +192,7 @@ function NotificationCard({ notification, now }: { notification: Notification; n
                 aria-expanded={isExpanded}
                 aria-controls={bodyId}
                 onClick={() => setIsExpanded((value) => !value)}
-                className="rounded font-semibold text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-400 dark:focus-visible:outline-brand-400"
+                className="inline-block min-h-6 rounded font-semibold text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-400 dark:focus-visible:outline-brand-400"
               >
                 {isExpanded ? 'Ver menos' : 'Ver más'}
               </button>

@@ -1,3 +1,4 @@
+// Long on purpose: the store's offline life (cache, outbox, refusals, filters) told against one fake IndexedDB.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification, NotificationType } from '#shared/notifications/notification-schemas';

@@ -4,7 +4,9 @@
  */
 import { proxy } from 'valtio';
 import { MAX_PHOTOS } from '#shared/profile/options';
-import { type FieldErrors, type OwnProfile, PROFILE_MESSAGES, photoFileError } from '#shared/profile/profile-schema';
+import { PROFILE_MESSAGES } from '#shared/profile/profile-messages';
+import type { OwnProfile } from '#shared/profile/profile-views';
+import { type FieldErrors, photoFileError } from '#shared/profile/profile-wizard';
 import { ApiRequestError } from '../../services/http.ts';
 import { deletePhoto, reorderPhotos, updateProfile, uploadPhotos } from './profile-api.ts';
 import {

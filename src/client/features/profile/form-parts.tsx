@@ -2,6 +2,7 @@ import { type ReactNode, useId } from 'react';
 import type { Option } from '#shared/profile/options';
 import { cx } from '../../ui/cx.ts';
 import { AlertCircleIcon } from '../../ui/icons.tsx';
+import { TextField } from '../../ui/text-field.tsx';
 
 export function FieldError({ id, message }: { id?: string; message: string | undefined }) {
   if (!message) return null;
@@ -245,5 +246,41 @@ export function AvailabilityGrid({
       </div>
       <FieldError id={errorId} message={error} />
     </fieldset>
+  );
+}
+
+/** A number input that keeps an empty field empty while typing (its value reads as 0). */
+export function NumberField({
+  label,
+  value,
+  min,
+  max,
+  error,
+  suffix,
+  placeholder,
+  onChange,
+}: {
+  label: string;
+  placeholder?: string;
+  value: number;
+  min: number;
+  max: number;
+  error?: string;
+  suffix?: ReactNode;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <TextField
+      label={label}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      value={showNumber(value)}
+      placeholder={placeholder}
+      onChange={(event) => onChange(readNumber(event.target.value))}
+      error={error}
+      prefix={suffix}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OwnProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
 import { ApiRequestError } from '../../services/http.ts';
 import { readOwnProfile, selectLocalDb, wipeLocalDb } from '../../services/local-db.ts';
 import { loadOwnProfile, ownProfileState, setOwnProfile } from './own-profile-store.ts';

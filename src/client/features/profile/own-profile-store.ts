@@ -4,7 +4,7 @@
  * server, whose answer replaces the copy.
  */
 import { proxy } from 'valtio';
-import type { OwnProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
 import { ApiRequestError } from '../../services/http.ts';
 import { dbFor, readOwnProfile, saveOwnProfile } from '../../services/local-db.ts';
 import { onSignOut } from '../../services/session.ts';

@@ -1,5 +1,5 @@
 /** A complete own profile for the profile feature's unit tests (not part of the app). */
-import type { OwnProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
 
 export function ownProfileFixture(overrides: Partial<OwnProfile> = {}): OwnProfile {
   return {

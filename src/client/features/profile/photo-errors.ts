@@ -13,18 +13,16 @@ export const PHOTO_UPLOAD_MESSAGES = {
   unsuccessful: 'Error al subir las fotos. Intenta de nuevo más tarde.',
 } as const;
 
-const M = PHOTO_UPLOAD_MESSAGES;
-
 /** The Spanish text for a failed upload; the wizard has its own wording for server errors. */
 export function photoUploadErrorMessage(error: unknown, variant: 'wizard' | 'editor' = 'editor'): string {
-  if (!(error instanceof ApiRequestError)) return M.other;
-  if (error.kind !== 'http') return M.connection;
-  if (error.errorType === 'UPLOAD_FAILED') return M.unsuccessful;
+  if (!(error instanceof ApiRequestError)) return PHOTO_UPLOAD_MESSAGES.other;
+  if (error.kind !== 'http') return PHOTO_UPLOAD_MESSAGES.connection;
+  if (error.errorType === 'UPLOAD_FAILED') return PHOTO_UPLOAD_MESSAGES.unsuccessful;
   const status = error.status ?? 0;
-  if (status === 413) return M.fileSize;
-  if (status === 415) return M.fileFormat;
-  if (status === 429) return M.rateLimit;
-  if (status === 401 || status === 403) return M.permission;
-  if (status >= 500) return variant === 'wizard' ? M.serverWizard : M.server;
-  return error.message || M.other;
+  if (status === 413) return PHOTO_UPLOAD_MESSAGES.fileSize;
+  if (status === 415) return PHOTO_UPLOAD_MESSAGES.fileFormat;
+  if (status === 429) return PHOTO_UPLOAD_MESSAGES.rateLimit;
+  if (status === 401 || status === 403) return PHOTO_UPLOAD_MESSAGES.permission;
+  if (status >= 500) return variant === 'wizard' ? PHOTO_UPLOAD_MESSAGES.serverWizard : PHOTO_UPLOAD_MESSAGES.server;
+  return error.message || PHOTO_UPLOAD_MESSAGES.other;
 }

@@ -1,12 +1,7 @@
 /** The profile calls of spec 001 §7 (own profile, create, update, photos, gym search). */
-import type { GymSuggestion, GymSearchResponse, PhotoUploadResponse } from '#shared/discovery/discovery-schemas';
-import { GYM_SEARCH_TOOL } from '#shared/discovery/discovery-schemas';
-import type {
-  OwnProfile,
-  OwnProfileResponse,
-  ProfileCreateInput,
-  ProfileUpdateInput,
-} from '#shared/profile/profile-schema';
+import type { PhotoUploadResponse } from '#shared/discovery/discovery-schemas';
+import type { ProfileCreateInput, ProfileUpdateInput } from '#shared/profile/profile-schema';
+import type { OwnProfile, OwnProfileResponse } from '#shared/profile/profile-views';
 import { ApiRequestError, requestJson } from '../../services/http.ts';
 import { uploadWithProgress } from '../../services/upload.ts';
 
@@ -23,9 +18,43 @@ export async function fetchOwnProfile(userId: string): Promise<OwnProfile | null
   }
 }
 
+/** Spec 001 §8 "Profile": the service defaults when the server gives no message. */
+export const PROFILE_CALL_DEFAULTS = {
+  create: 'Error al crear el perfil',
+  updateLocation: 'Error al actualizar la ubicación',
+} as const;
+
+/** The same failure, with `fallback` as its message when the server sent none. */
+function withDefaultMessage(error: unknown, fallback: string): unknown {
+  if (error instanceof ApiRequestError && !error.message) {
+    return new ApiRequestError(error.kind, fallback, error.status, error.errorType, error.body);
+  }
+  return error;
+}
+
 export async function createProfile(body: ProfileCreateInput): Promise<OwnProfile> {
-  const answer = await requestJson<OwnProfileResponse>('profiles', { method: 'post', json: body });
-  return answer.profile;
+  try {
+    const answer = await requestJson<OwnProfileResponse>('profiles', { method: 'post', json: body });
+    return answer.profile;
+  } catch (error) {
+    throw withDefaultMessage(error, PROFILE_CALL_DEFAULTS.create);
+  }
+}
+
+/** `PUT /profiles/{userId}/location` (spec 001 §7): the server stores the centre of its 3 km cell. */
+export async function updateLocation(
+  userId: string,
+  location: { latitude: number; longitude: number; city?: string | null },
+): Promise<OwnProfile> {
+  try {
+    const answer = await requestJson<OwnProfileResponse>(`profiles/${encodeURIComponent(userId)}/location`, {
+      method: 'put',
+      json: { location },
+    });
+    return answer.profile;
+  } catch (error) {
+    throw withDefaultMessage(error, PROFILE_CALL_DEFAULTS.updateLocation);
+  }
 }
 
 export async function updateProfile(body: ProfileUpdateInput): Promise<OwnProfile> {
@@ -79,20 +108,4 @@ export async function reorderPhotos(profileId: string, photoKeys: readonly strin
   return answer.photoKeys;
 }
 
-/** Gym suggestions (`search_gyms`); any failure yields an empty list (spec 001 §7). */
-export async function searchGyms(
-  query: string,
-  location: { latitude: number; longitude: number } | null,
-  signal?: AbortSignal,
-): Promise<GymSuggestion[]> {
-  try {
-    const answer = await requestJson<GymSearchResponse>('mcp/tool', {
-      method: 'post',
-      json: { server_name: 'gyms', tool_name: GYM_SEARCH_TOOL, arguments: { query, location } },
-      signal,
-    });
-    return Array.isArray(answer.gyms) ? answer.gyms : [];
-  } catch {
-    return [];
-  }
-}
+export { searchGyms } from '../../services/gym-search.ts';

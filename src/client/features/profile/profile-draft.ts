@@ -16,14 +16,9 @@ import {
   type MembershipType,
   type SocialPreference,
 } from '#shared/profile/options';
-import {
-  type FieldErrors,
-  type OwnProfile,
-  type ProfileCreateInput,
-  type ProfileUpdateInput,
-  validateWizardStep,
-  type WizardStep,
-} from '#shared/profile/profile-schema';
+import type { ProfileCreateInput, ProfileUpdateInput } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
+import { type FieldErrors, validateWizardStep, type WizardStep } from '#shared/profile/profile-wizard';
 
 export type ProfileDraft = {
   name: string;

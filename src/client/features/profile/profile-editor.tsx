@@ -17,7 +17,11 @@ import {
 import { loadOwnProfile, ownProfileState } from './own-profile-store.ts';
 import { PhotoGrid } from './photo-grid.tsx';
 import type { ProfileDraft } from './profile-draft.ts';
-import { AdditionalStep, GymStep, PersonalStep, STEP_TITLES, TrainingStep } from './profile-steps.tsx';
+import { AdditionalStep } from './additional-step.tsx';
+import { GymStep } from './gym-step.tsx';
+import { PersonalStep } from './personal-step.tsx';
+import { STEP_TITLES } from './step-props.ts';
+import { TrainingStep } from './training-step.tsx';
 
 const CARD =
   'flex scroll-mt-24 flex-col gap-5 rounded-3xl bg-white p-5 shadow-sm ring-1 ring-stone-900/6 sm:p-7 dark:bg-stone-900 dark:ring-white/8';

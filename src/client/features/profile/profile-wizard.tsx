@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import type { OwnProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
 import { parseStoredUser, signOut } from '../../services/session.ts';
 import { tokenStorage } from '../../services/token-storage.ts';
 import { Button } from '../../ui/button.tsx';
@@ -10,7 +10,11 @@ import { AlertCircleIcon, ArrowLeftIcon, CheckIcon, ChevronRightIcon, LogInIcon 
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { PhotoGrid } from './photo-grid.tsx';
 import type { ProfileDraft } from './profile-draft.ts';
-import { AdditionalStep, GymStep, PersonalStep, STEP_TITLES, TrainingStep } from './profile-steps.tsx';
+import { AdditionalStep } from './additional-step.tsx';
+import { GymStep } from './gym-step.tsx';
+import { PersonalStep } from './personal-step.tsx';
+import { STEP_TITLES } from './step-props.ts';
+import { TrainingStep } from './training-step.tsx';
 import { wizardStore } from './wizard-store.ts';
 
 const STEPS = [1, 2, 3, 4] as const;

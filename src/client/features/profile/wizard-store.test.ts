@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { snapToGrid } from '#shared/discovery/distance';
-import type { OwnProfile } from '#shared/profile/profile-schema';
+import type { OwnProfile } from '#shared/profile/profile-views';
 import { ApiRequestError } from '../../services/http.ts';
 import { createWizardStore, SAVE_FAILED_MESSAGE, type WizardDependencies } from './wizard-store.ts';
 

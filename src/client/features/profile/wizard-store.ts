@@ -10,13 +10,9 @@
 import { proxy, ref } from 'valtio';
 import { snapToGrid } from '#shared/discovery/distance';
 import { MAX_PHOTOS, MIN_PHOTOS } from '#shared/profile/options';
-import {
-  type FieldErrors,
-  type OwnProfile,
-  PROFILE_MESSAGES,
-  photoFileError,
-  type WizardStep,
-} from '#shared/profile/profile-schema';
+import { PROFILE_MESSAGES } from '#shared/profile/profile-messages';
+import type { OwnProfile } from '#shared/profile/profile-views';
+import { type FieldErrors, photoFileError, type WizardStep } from '#shared/profile/profile-wizard';
 import { ApiRequestError } from '../../services/http.ts';
 import { onSignOut } from '../../services/session.ts';
 import { createProfile, updateProfile, uploadPhotos } from './profile-api.ts';

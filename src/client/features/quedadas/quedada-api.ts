@@ -1,12 +1,10 @@
-/** The quedadas' HTTP calls (issue #21), typed with the shared shapes. Writes go through the outbox. */
-import type { GymSearchResponse, GymSuggestion } from '#shared/discovery/discovery-schemas';
-import { GYM_SEARCH_TOOL } from '#shared/discovery/discovery-schemas';
 import type {
   PairSummaryListResponse,
   QuedadaListResponse,
   QuedadaSuggestionsResponse,
   ReliabilityResponse,
 } from '#shared/quedadas/quedada-schemas';
+import { searchGyms } from '../../services/gym-search.ts';
 import { api, requestJson, toApiError } from '../../services/http.ts';
 
 export const quedadaApi = {
@@ -27,16 +25,5 @@ export const quedadaApi = {
     }
   },
   /** Gym search (`search_gyms`, spec 001 §7) after the two profiles' gyms; a failure finds nothing. */
-  async searchGyms(query: string, signal?: AbortSignal): Promise<GymSuggestion[]> {
-    try {
-      const answer = await requestJson<GymSearchResponse>('mcp/tool', {
-        method: 'post',
-        json: { server_name: 'gyms', tool_name: GYM_SEARCH_TOOL, arguments: { query, location: null } },
-        signal,
-      });
-      return Array.isArray(answer.gyms) ? answer.gyms : [];
-    } catch {
-      return [];
-    }
-  },
+  searchGyms: (query: string, signal?: AbortSignal) => searchGyms(query, null, signal),
 };

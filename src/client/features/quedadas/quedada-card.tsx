@@ -56,8 +56,8 @@ export function QuedadaCard({
   const act = (action: Parameters<typeof actOnQuedada>[1]) => void actOnQuedada(quedada, action);
 
   return (
-    <li
-      className="my-2 flex justify-center"
+    <div
+      className="my-1 flex justify-center"
       data-testid="quedada-card"
       data-status={quedada.status}
       data-sync={quedada.sync}
@@ -195,6 +195,6 @@ export function QuedadaCard({
           }}
         />
       )}
-    </li>
+    </div>
   );
 }

@@ -24,23 +24,33 @@ function PairLine({
   return (
     <p className={className} data-testid="pair-line">
       {next && (
-        <span className="inline-flex items-center gap-1">
+        <span className="inline-flex min-w-0 items-center gap-1" data-testid="pair-next">
           <CalendarIcon className="size-3.5 shrink-0" />
-          {next.isConfirmed ? 'Próximo entreno' : 'Entreno propuesto'}: {quedadaWhenShort(next.startsAt)}
+          <span className="truncate">
+            {next.isConfirmed ? 'Próximo entreno' : 'Entreno propuesto'}: {quedadaWhenShort(next.startsAt)}
+          </span>
         </span>
       )}
-      {next && streakWeeks > 0 && <span aria-hidden="true"> · </span>}
+      {next && streakWeeks > 0 && (
+        <span aria-hidden="true" className="shrink-0">
+          {' '}
+          ·{' '}
+        </span>
+      )}
       {streakWeeks > 0 && (
-        <span className="inline-flex items-center gap-1" data-testid="pair-streak">
+        <span className="inline-flex min-w-0 items-center gap-1" data-testid="pair-streak">
           <FlameIcon className="size-3.5 shrink-0" />
-          {streakText(streakWeeks)}
+          <span className="truncate">{streakText(streakWeeks)}</span>
         </span>
       )}
     </p>
   );
 }
 
-/** The chat header's line: the next quedada from the device (right offline) and the streak from the server. */
+/**
+ * The chat header's slim line under the name row: the next quedada from the device (right offline)
+ * and the streak from the server, one line that ellipsizes rather than wraps (issue #34).
+ */
 export function QuedadaHeaderLine({
   conversationId,
   quedadas,
@@ -61,7 +71,7 @@ export function QuedadaHeaderLine({
     <PairLine
       next={next ? { startsAt: next.startsAt, isConfirmed: next.status === 'accepted' } : null}
       streakWeeks={snap.byConversation[conversationId]?.streakWeeks ?? 0}
-      className="flex flex-wrap items-center gap-x-1 text-xs font-medium text-stone-600 dark:text-stone-300"
+      className="-mt-1 flex min-w-0 items-center gap-x-1 overflow-hidden whitespace-nowrap pb-2 text-xs font-medium text-stone-600 dark:text-stone-300"
     />
   );
 }

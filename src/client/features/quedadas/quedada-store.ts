@@ -156,16 +156,16 @@ export function startQuedadas(): void {
   outbox.register('quedada', {
     apply: (db, _item, result) => applyAnswer(db, result),
     async fail(db, item) {
-      if (item.payload.action === 'propose') {
+      if (item.payload?.action === 'propose') {
         await db.quedadas.update(item.clientId, { sync: 'error' });
         return;
       }
-      const quedadaId = String(item.payload.quedadaId ?? '');
+      const quedadaId = String(item.payload?.quedadaId ?? '');
       const stored = quedadaId ? await db.quedadas.get(quedadaId) : undefined;
       if (stored) await db.quedadas.put({ ...stored, sync: 'error' });
     },
     after(item) {
-      if (typeof item.payload.conversationId === 'string')
+      if (typeof item.payload?.conversationId === 'string')
         void refreshConversationQuedadas(item.payload.conversationId);
     },
   });

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { ACTIVE_STATUSES, OPEN_STATUSES } from '#shared/quedadas/quedada-schemas';
 import { endOf } from '#shared/quedadas/quedada-state';
+import { busyReasonText } from '#shared/quedadas/quedada-time';
 import { readQuedadas, type StoredQuedada } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
@@ -8,7 +9,6 @@ import { DumbbellIcon } from '../../ui/icons.tsx';
 import { QuedadaCard } from './quedada-card.tsx';
 import { QuedadaForm } from './quedada-form.tsx';
 import { proposeQuedada, refreshConversationQuedadas } from './quedada-store.ts';
-import { scrollBehavior } from '../../ui/reduced-motion.ts';
 
 /** How many closed quedadas stay visible under the one in play. */
 const CLOSED_SHOWN = 2;
@@ -53,23 +53,31 @@ export function QuedadaComposerButton({
   quedadas: readonly StoredQuedada[];
 }) {
   const [isOpen, setIsOpen] = useState(false);
+  const reasonId = useId();
   // An open proposal, or an accepted quedada that has not ended yet (docs/decisions/0029).
-  const now = Date.now();
-  const isBusy = quedadas.some(
-    (quedada) => OPEN_STATUSES.includes(quedada.status) || (quedada.status === 'accepted' && endOf(quedada) > now),
+  const now = new Date();
+  const busy = quedadas.find(
+    (quedada) =>
+      OPEN_STATUSES.includes(quedada.status) || (quedada.status === 'accepted' && endOf(quedada) > now.getTime()),
   );
   return (
     <>
       <button
         type="button"
         onClick={() => setIsOpen(true)}
-        disabled={isBusy}
-        title={isBusy ? 'Ya hay una quedada en marcha en esta conversación' : undefined}
+        disabled={!!busy}
+        aria-describedby={busy ? reasonId : undefined}
         className="inline-flex items-center gap-1.5 self-start rounded-full px-2 py-1 text-xs font-semibold text-brand-700 hover:bg-brand-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-brand-400 dark:hover:bg-brand-500/12"
       >
         <DumbbellIcon className="size-4" />
         Proponer entreno
       </button>
+      {/* Greyed out with no reason read as broken (issue #34): say why, beside it. */}
+      {busy && (
+        <span id={reasonId} className="text-xs text-stone-600 dark:text-stone-400" data-testid="propose-busy-reason">
+          {busyReasonText(busy, now)}
+        </span>
+      )}
       {isOpen && (
         <QuedadaForm
           mode="propose"
@@ -85,31 +93,25 @@ export function QuedadaComposerButton({
   );
 }
 
-/** The quedada cards at the end of the thread, newest last (like messages). */
-export function QuedadaThread({
-  quedadas,
-  ownUserId,
-  otherName,
-}: {
-  quedadas: readonly StoredQuedada[];
-  ownUserId: string;
-  otherName: string;
-}) {
-  const visible = visibleQuedadas(quedadas);
-  const listRef = useRef<HTMLOListElement>(null);
-  const last = visible.at(-1);
-  const signature = last ? `${last.key}:${last.version}:${last.status}:${last.sync}` : '';
-  // A card that arrives or changes while the chat is open comes into view, like a new message.
-  useEffect(() => {
-    if (!signature) return;
-    listRef.current?.lastElementChild?.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
-  }, [signature]);
-  if (visible.length === 0) return null;
-  return (
-    <ol ref={listRef} aria-label="Quedadas" className="mt-3 flex flex-col">
-      {visible.map((quedada) => (
-        <QuedadaCard key={quedada.key} quedada={quedada} ownUserId={ownUserId} otherName={otherName} />
-      ))}
-    </ol>
-  );
+/** A card the chat places in its stream (the chat's ThreadEntry, matched by shape). */
+export type QuedadaEntry = { key: string; at: string; signature: string; node: ReactNode };
+
+/**
+ * The quedada cards as thread entries (issue #34): each at the moment it was proposed, among the
+ * messages, so later messages land under it; one that asks "¿Entrenasteis?" at the session's end.
+ */
+export function quedadaEntries(
+  quedadas: readonly StoredQuedada[],
+  ownUserId: string,
+  otherName: string,
+): QuedadaEntry[] {
+  return visibleQuedadas(quedadas).map((quedada) => {
+    const isAsking = quedada.status === 'missed' && Object.values(quedada.confirmations).includes(null);
+    return {
+      key: quedada.key,
+      at: isAsking ? new Date(endOf(quedada)).toISOString() : quedada.createdAt,
+      signature: `${quedada.key}:${quedada.version}:${quedada.status}:${quedada.sync}`,
+      node: <QuedadaCard quedada={quedada} ownUserId={ownUserId} otherName={otherName} />,
+    };
+  });
 }

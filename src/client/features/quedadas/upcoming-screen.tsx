@@ -2,27 +2,50 @@ import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { endOf } from '#shared/quedadas/quedada-state';
 import { durationText, quedadaWhen } from '#shared/quedadas/quedada-time';
-import { readAllQuedadas, type StoredQuedada } from '../../services/local-db.ts';
+import { readAllQuedadas, readPartnerNames, type StoredQuedada } from '../../services/local-db.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
 import { buttonClasses } from '../../ui/button.tsx';
-import { CalendarIcon, DumbbellIcon, MapPinIcon } from '../../ui/icons.tsx';
+import { ArrowLeftIcon, CalendarIcon, DumbbellIcon, MapPinIcon, SquarePlusIcon, UsersIcon } from '../../ui/icons.tsx';
+import { backLinkClasses } from '../../ui/link-classes.ts';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { downloadCalendar, refreshUpcoming } from './quedada-store.ts';
+import { SharePanel } from './share-panel.tsx';
 
 const EMPTY: StoredQuedada[] = [];
+const NO_NAMES: Record<string, string> = {};
 
-/** "Próximos entrenos" (issue #21): accepted quedadas not over yet, soonest first, from the device's store. */
-export function UpcomingScreen({ nameOf }: { nameOf?: (conversationId: string) => string | undefined }) {
+/**
+ * "Próximos entrenos" (issue #21): accepted quedadas not over yet, soonest first, from the device's
+ * store; each says with whom (issue #34), and the page has its way back to Entrenamientos.
+ */
+export function UpcomingScreen() {
   usePageTitle('Próximos entrenos');
   useEffect(() => void refreshUpcoming(), []);
   const all = useLiveQuery('quedadas:all', readAllQuedadas, EMPTY);
+  const names = useLiveQuery('quedadas:partner-names', readPartnerNames, NO_NAMES);
   const now = Date.now();
   const upcoming = all.filter((quedada) => quedada.status === 'accepted' && endOf(quedada) > now);
   return (
     <div className="flex flex-col gap-5">
-      <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl dark:text-white">
-        Próximos entrenos
-      </h1>
+      <div className="flex items-center gap-2">
+        <Link to="/matches" aria-label="Volver a Entrenamientos" className={backLinkClasses}>
+          <ArrowLeftIcon className="size-5" />
+        </Link>
+        <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl dark:text-white">
+          Próximos entrenos
+        </h1>
+      </div>
+      {/* «Entrenos abiertos» (issue #35): publish one, or join someone's nearby. */}
+      <div className="flex flex-wrap gap-2">
+        <Link to="/entrenos/abiertos/nuevo" className={buttonClasses({ size: 'sm' })}>
+          <SquarePlusIcon className="size-4" />
+          Publicar entreno abierto
+        </Link>
+        <Link to="/entrenos/abiertos" className={buttonClasses({ size: 'sm', variant: 'secondary' })}>
+          <UsersIcon className="size-4" />
+          Entrenos abiertos cerca
+        </Link>
+      </div>
       {upcoming.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-3xl bg-white px-6 py-12 text-center shadow-sm ring-1 ring-stone-900/6 dark:bg-stone-900 dark:ring-white/8">
           <span className="grid size-16 place-items-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-200 dark:bg-brand-500/12 dark:text-brand-300 dark:ring-brand-500/25">
@@ -44,15 +67,12 @@ export function UpcomingScreen({ nameOf }: { nameOf?: (conversationId: string) =
               data-testid="upcoming-quedada"
               className="rounded-3xl bg-white p-4 shadow-sm ring-1 ring-stone-900/6 dark:bg-stone-900 dark:ring-white/8"
             >
+              {/* With whom first: the one fact that matters. */}
               <p className="flex items-center gap-2 text-base font-bold text-stone-900 dark:text-white">
-                <DumbbellIcon className="size-5 text-brand-700 dark:text-brand-400" />
-                {quedada.activity}
-                {nameOf?.(quedada.conversationId) && (
-                  <span className="font-medium text-stone-600 dark:text-stone-300">
-                    con {nameOf(quedada.conversationId)}
-                  </span>
-                )}
+                <DumbbellIcon className="size-5 shrink-0 text-brand-700 dark:text-brand-400" />
+                {names[quedada.conversationId] ? `Entreno con ${names[quedada.conversationId]}` : 'Entreno'}
               </p>
+              <p className="mt-1 text-sm font-semibold text-stone-700 dark:text-stone-200">{quedada.activity}</p>
               <p className="mt-1 flex items-center gap-1.5 text-sm text-stone-700 dark:text-stone-200">
                 <CalendarIcon className="size-4 shrink-0" />
                 <span>
@@ -81,6 +101,7 @@ export function UpcomingScreen({ nameOf }: { nameOf?: (conversationId: string) =
                   Añadir al calendario
                 </button>
               </div>
+              {quedada._id ? <SharePanel quedada={quedada} /> : null}
             </li>
           ))}
         </ul>

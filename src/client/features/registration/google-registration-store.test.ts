@@ -25,13 +25,15 @@ function setup(overrides: Partial<RegistrationApi> = {}) {
   const save = vi.fn((session: { token: string }) => {
     stored = session.token;
   });
+  const signIn = vi.fn(async () => {});
   const store = createGoogleRegistrationStore({
     api,
     storage: { save, readToken: () => (stored ? { token: stored, area: 'session' } : null) },
+    signIn,
     now: () => now,
   });
   store.actions.start(DATA);
-  return { store, api, save, tick: (ms: number) => (now += ms) };
+  return { store, api, save, signIn, tick: (ms: number) => (now += ms) };
 }
 
 describe('the Google registration store', () => {
@@ -78,6 +80,17 @@ describe('the Google registration store', () => {
     });
     expect(save).toHaveBeenCalledWith({ token: 't.o.k', user: { ...USER, completeProfile: false }, area: 'both' });
     expect(store.state.step).toBe('success');
+  });
+
+  it('signs the new account in through the session layer, which posts the streak (spec 000 §1, §4)', async () => {
+    const { store, signIn } = setup();
+    store.actions.setPhone('612398745');
+    await store.actions.sendCode();
+    store.actions.setCode(['1', '2', '3', '4', '5', '6']);
+    await store.actions.verifyCode();
+    expect(store.state.step).toBe('success');
+    expect(signIn).toHaveBeenCalledTimes(1);
+    expect(signIn).toHaveBeenCalledWith({ token: 't.o.k', user: { ...USER, completeProfile: false }, area: 'both' });
   });
 
   it('enters the limit state for 180 s on MAX_ATTEMPTS, and clears it at 0', async () => {

@@ -1,7 +1,9 @@
 import { SMS_LIMIT_LOCK_S, SMS_RESEND_COOLDOWN_S } from '#shared/auth/auth-constants';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
+import type { AuthUser } from '#shared/auth/auth-schemas';
 import { phoneFieldMessage, readPhoneField } from '#shared/auth/phone';
 import { proxy } from 'valtio';
+import { signIn } from '../../services/session.ts';
 import { type TokenStorage, tokenStorage } from '../../services/token-storage.ts';
 import { codeValue, emptyCode, isCodeComplete } from './code-input-logic.ts';
 import { formatMinutesAndSeconds } from './countdown.ts';
@@ -68,6 +70,11 @@ export type GoogleRegistrationState = {
 export type GoogleRegistrationDeps = {
   api: RegistrationApi;
   storage: Pick<TokenStorage, 'save' | 'readToken'>;
+  /**
+   * The session layer's sign-in on the stored session (spec 000 §2 "logs the user in from the
+   * stored user and token"): its listeners and the login streak («¡Primer día!» at once).
+   */
+  signIn(session: { token: string; user: AuthUser; area: 'both' }): Promise<unknown>;
   now: () => number;
 };
 
@@ -267,9 +274,12 @@ export function createGoogleRegistrationStore(deps: GoogleRegistrationDeps) {
           return;
         }
         // Spec 000 §4: both storages, and a new Google account has no profile yet.
-        deps.storage.save({ token: session.token, user: { ...session.user, completeProfile: false }, area: 'both' });
-        if (deps.storage.readToken()) state.step = 'success';
-        else refuseCode(GOOGLE_REGISTRATION_MESSAGES.incomplete);
+        const user = { ...session.user, completeProfile: false };
+        deps.storage.save({ token: session.token, user, area: 'both' });
+        if (deps.storage.readToken()) {
+          state.step = 'success';
+          void deps.signIn({ token: session.token, user, area: 'both' });
+        } else refuseCode(GOOGLE_REGISTRATION_MESSAGES.incomplete);
       } catch (error) {
         refuseCode(googleVerifyError(toCallFailure(error)));
       } finally {
@@ -294,5 +304,7 @@ export type GoogleRegistrationStore = ReturnType<typeof createGoogleRegistration
 export const googleRegistration: GoogleRegistrationStore = createGoogleRegistrationStore({
   api: registrationApi,
   storage: tokenStorage,
+  // A failure here must not undo a registration that succeeded: logged, as the streak's is.
+  signIn: (session) => signIn(session).catch((error: unknown) => console.warn('sign-in after registration', error)),
   now: () => Date.now(),
 });

@@ -18,16 +18,18 @@ function setup(overrides: Partial<RegistrationApi> = {}) {
     ...overrides,
   };
   const save = vi.fn();
+  const signIn = vi.fn(async () => {});
   const waits: number[] = [];
   const store = createRegistrationStore({
     api,
     storage: { save },
+    signIn,
     wait: async (ms) => {
       waits.push(ms);
     },
     now: () => now,
   });
-  return { store, api, save, waits, tick: (ms: number) => (now += ms) };
+  return { store, api, save, signIn, waits, tick: (ms: number) => (now += ms) };
 }
 
 async function walkToStep4(store: ReturnType<typeof setup>['store']) {
@@ -67,6 +69,20 @@ describe('the e-mail wizard store', () => {
     expect(save).toHaveBeenCalledWith({ token: 'a.b.c', user: USER, area: 'local' });
     expect(waits).toEqual([1000, 500]);
     expect(store.state.wizard.step).toBe(6);
+  });
+
+  it('signs the new account in through the session layer, which posts the streak (spec 000 §1, §4)', async () => {
+    const { store, save, signIn } = setup();
+    await walkToStep4(store);
+    store.actions.setCode(['1', '2', '3', '4', '5', '6']);
+    await store.actions.submitCode();
+    store.actions.setField('password', 'Sentadillas&Cafe7');
+    await store.actions.submitPassword();
+    // The session layer's sign-in runs the listeners and posts the first day's streak at once,
+    // so the layout says «¡Primer día!» without a new sign-in.
+    expect(signIn).toHaveBeenCalledTimes(1);
+    expect(signIn).toHaveBeenCalledWith({ token: 'a.b.c', user: USER, area: 'local' });
+    expect(save.mock.invocationCallOrder[0]).toBeLessThan(signIn.mock.invocationCallOrder[0] as number);
   });
 
   it('validates name and surname before step 2', () => {

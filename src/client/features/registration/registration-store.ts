@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { PHONE_DIGITS, SMS_RESEND_COOLDOWN_S } from '#shared/auth/auth-constants';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
-import { LastNameSchema, NameSchema, RegistrationEmailSchema } from '#shared/auth/auth-schemas';
+import { type AuthUser, LastNameSchema, NameSchema, RegistrationEmailSchema } from '#shared/auth/auth-schemas';
 import { meetsPasswordRules } from '#shared/auth/password';
 import { readPhoneField } from '#shared/auth/phone';
 import { proxy } from 'valtio';
+import { signIn } from '../../services/session.ts';
 import { type TokenStorage, tokenStorage } from '../../services/token-storage.ts';
 import { codeValue, isCodeComplete } from './code-input-logic.ts';
 import { type RegistrationApi, readSession, registrationApi, toCallFailure, toE164 } from './registration-api.ts';
@@ -56,6 +57,11 @@ export const BEFORE_SUCCESS_STEP_MS = 500;
 export type RegistrationStoreDeps = {
   api: RegistrationApi;
   storage: Pick<TokenStorage, 'save'>;
+  /**
+   * The session layer's sign-in on the stored session (spec 000 §4 "Sign-in"): its listeners (the
+   * socket, the unread counts) and the login streak, so the layout says «¡Primer día!» at once.
+   */
+  signIn(session: { token: string; user: AuthUser; area: 'local' }): Promise<unknown>;
   wait: (ms: number) => Promise<void>;
   now: () => number;
 };
@@ -238,6 +244,8 @@ export function createRegistrationStore(deps: RegistrationStoreDeps) {
           const session = readSession(await deps.api.completeRegistration(phone(), password));
           if (!session) throw new Error(WIZARD_MESSAGES.completeFailed);
           deps.storage.save({ token: session.token, user: session.user, area: 'local' });
+          // Not awaited: the 500 ms before step 6 is the spec's; a listener's failure is logged there.
+          void deps.signIn({ token: session.token, user: session.user, area: 'local' });
         } catch (error) {
           state.errors.form = toCallFailure(error).message || WIZARD_MESSAGES.completeFailed;
           return;
@@ -262,6 +270,8 @@ export type RegistrationStore = ReturnType<typeof createRegistrationStore>;
 export const registration: RegistrationStore = createRegistrationStore({
   api: registrationApi,
   storage: tokenStorage,
+  // A failure here must not undo a registration that succeeded: logged, as the streak's is.
+  signIn: (session) => signIn(session).catch((error: unknown) => console.warn('sign-in after registration', error)),
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   now: () => Date.now(),
 });

@@ -11,6 +11,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { CodeInput } from './code-input.tsx';
+import { isCodeComplete } from './code-input-logic.ts';
 import { PasswordStrength } from '../../ui/password-strength.tsx';
 import { registration } from './registration-store.ts';
 import { SUCCESS_ITEMS, SUCCESS_REDIRECT_AT_MS, redirectMessage, successProgress } from './success-timeline.ts';
@@ -276,7 +277,12 @@ function CodeStep() {
         <CodeInput
           label="Código de verificación"
           digits={wizard.code}
-          onChange={actions.setCode}
+          onChange={(digits) => {
+            const wasComplete = isCodeComplete(wizard.code);
+            actions.setCode(digits);
+            // The sixth digit goes on by itself (issue #34), as typing or autofill would expect.
+            if (!wasComplete && isCodeComplete(digits) && !isVerifying && !isResending) void actions.submitCode();
+          }}
           hasError={Boolean(errors.code)}
           errorId={errors.code ? errorId : undefined}
           disabled={isVerifying}

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { PasskeySummary } from '#shared/security/security-schemas';
 import { arePasskeysSupported, createPasskey, isPasskeyCancelled } from '../../services/passkeys.ts';
 import { Button } from '../../ui/button.tsx';
@@ -7,38 +7,35 @@ import { FormAlert } from '../../ui/form-alert.tsx';
 import { KeyIcon } from '../../ui/icons.tsx';
 import { TextField } from '../../ui/text-field.tsx';
 import { toast } from '../../ui/toast-store.ts';
+import { useFormAction } from '../../ui/use-form-action.ts';
 import { securityApi, securityDate, securityErrorMessage } from './security-api.ts';
 
 const DEFAULT_NAME = 'Llave de acceso';
 
+/** A passkey the person cancelled in the browser's sheet is not an error of ours. */
+function passkeyErrorMessage(failure: unknown): string {
+  return isPasskeyCancelled(failure)
+    ? 'No se ha creado la llave de acceso. Vuelve a intentarlo cuando quieras.'
+    : securityErrorMessage(failure);
+}
+
 /** Names the new passkey, then asks the browser to create it and stores it. */
 function AddPasskeyDialog({ open, onClose }: { open: boolean; onClose(added: boolean): void }) {
   const [name, setName] = useState(DEFAULT_NAME);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const form = useFormAction(passkeyErrorMessage);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!arePasskeysSupported()) return setError('Este navegador no admite llaves de acceso.');
-    setIsBusy(true);
-    setError(null);
-    try {
+  const submit = form.onSubmit(
+    async () => {
+      form.setError(null);
       const { challengeId, options } = await securityApi.passkeyOptions();
       const response = await createPasskey(options);
       const answer = await securityApi.addPasskey({ challengeId, name: name.trim(), response });
       toast.success(answer.message);
       setName(DEFAULT_NAME);
       onClose(true);
-    } catch (failure) {
-      setError(
-        isPasskeyCancelled(failure)
-          ? 'No se ha creado la llave de acceso. Vuelve a intentarlo cuando quieras.'
-          : securityErrorMessage(failure),
-      );
-    } finally {
-      setIsBusy(false);
-    }
-  };
+    },
+    () => (arePasskeysSupported() ? null : 'Este navegador no admite llaves de acceso.'),
+  );
 
   return (
     <Dialog
@@ -54,13 +51,10 @@ function AddPasskeyDialog({ open, onClose }: { open: boolean; onClose(added: boo
           maxLength={40}
           hint="Por ejemplo, «Móvil» o «Portátil del trabajo»."
           value={name}
-          onChange={(event) => {
-            setName(event.target.value);
-            setError(null);
-          }}
+          onChange={(event) => form.edits(setName)(event.target.value)}
         />
-        <FormAlert message={error} />
-        <Button type="submit" isLoading={isBusy} loadingText="Esperando a tu dispositivo...">
+        <FormAlert message={form.error} />
+        <Button type="submit" isLoading={form.isBusy} loadingText="Esperando a tu dispositivo...">
           Crear llave de acceso
         </Button>
       </form>

@@ -30,12 +30,13 @@ export function SecuritySettings() {
   useEffect(load, [load]);
   const isOnline = useIsOnline();
   // Offline (issue #22): nothing to fix by retrying; say so kindly and load when the connection returns.
+  // The frame's pill says «Sin conexión» (issue #34: one look for it), this line only what follows.
   useReloadWhenOnline(state.status === 'error', load);
 
   if (state.status === 'error' && !isOnline) {
     return (
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        Sin conexión: verás y podrás cambiar la seguridad de tu cuenta cuando vuelvas a estar en línea.
+        Verás y podrás cambiar la seguridad de tu cuenta cuando vuelvas a estar en línea.
       </p>
     );
   }

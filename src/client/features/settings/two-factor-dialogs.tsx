@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TwoFactorSetupResponse } from '#shared/security/security-schemas';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { FormAlert } from '../../ui/form-alert.tsx';
 import { TextField } from '../../ui/text-field.tsx';
+import { useFormAction } from '../../ui/use-form-action.ts';
 import { securityApi, securityErrorMessage } from './security-api.ts';
 
 /** The six digits the authenticator app shows (setup and new recovery codes). */
@@ -64,8 +65,8 @@ type SetupStage =
 export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose(changed: boolean): void }) {
   const [stage, setStage] = useState<SetupStage>({ stage: 'loading' });
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const form = useFormAction(securityErrorMessage);
+  const { setError } = form;
 
   useEffect(() => {
     if (!open) return;
@@ -76,21 +77,15 @@ export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose
       (setup) => setStage({ stage: 'scan', setup }),
       (failure) => setStage({ stage: 'failed', message: securityErrorMessage(failure) }),
     );
-  }, [open]);
+  }, [open, setError]);
 
-  const confirm = async (event: FormEvent) => {
-    event.preventDefault();
-    if (code.trim() === '') return setError('Introduce el código');
-    setIsBusy(true);
-    try {
+  const confirm = form.onSubmit(
+    async () => {
       const answer = await securityApi.enable(code.trim());
       setStage({ stage: 'codes', codes: answer.recoveryCodes });
-    } catch (failure) {
-      setError(securityErrorMessage(failure));
-    } finally {
-      setIsBusy(false);
-    }
-  };
+    },
+    () => (code.trim() === '' ? 'Introduce el código' : null),
+  );
 
   const isDone = stage.stage === 'codes';
   return (
@@ -122,15 +117,9 @@ export function TwoFactorSetupDialog({ open, onClose }: { open: boolean; onClose
               {stage.setup.secret}
             </code>
           </p>
-          <AppCodeField
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-          />
-          <FormAlert message={error} />
-          <Button type="submit" isLoading={isBusy} loadingText="Comprobando...">
+          <AppCodeField value={code} onChange={form.edits(setCode)} />
+          <FormAlert message={form.error} />
+          <Button type="submit" isLoading={form.isBusy} loadingText="Comprobando...">
             Activar
           </Button>
         </form>
@@ -157,8 +146,8 @@ export function TwoFactorDisableDialog({
 }) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const form = useFormAction(securityErrorMessage);
+  const { setError } = form;
 
   useEffect(() => {
     if (open) {
@@ -166,22 +155,18 @@ export function TwoFactorDisableDialog({
       setCode('');
       setError(null);
     }
-  }, [open]);
+  }, [open, setError]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (hasPassword && password === '') return setError('Introduce tu contraseña');
-    if (code.trim() === '') return setError('Introduce el código');
-    setIsBusy(true);
-    try {
+  const submit = form.onSubmit(
+    async () => {
       await securityApi.disable({ ...(hasPassword ? { password } : {}), code: code.trim() });
       onClose(true);
-    } catch (failure) {
-      setError(securityErrorMessage(failure));
-    } finally {
-      setIsBusy(false);
-    }
-  };
+    },
+    () => {
+      if (hasPassword && password === '') return 'Introduce tu contraseña';
+      return code.trim() === '' ? 'Introduce el código' : null;
+    },
+  );
 
   return (
     <Dialog
@@ -198,10 +183,7 @@ export function TwoFactorDisableDialog({
             name="password"
             autoComplete="current-password"
             value={password}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              setError(null);
-            }}
+            onChange={(event) => form.edits(setPassword)(event.target.value)}
           />
         )}
         <TextField
@@ -210,13 +192,10 @@ export function TwoFactorDisableDialog({
           autoComplete="one-time-code"
           maxLength={32}
           value={code}
-          onChange={(event) => {
-            setCode(event.target.value);
-            setError(null);
-          }}
+          onChange={(event) => form.edits(setCode)(event.target.value)}
         />
-        <FormAlert message={error} />
-        <Button type="submit" variant="danger" isLoading={isBusy} loadingText="Desactivando...">
+        <FormAlert message={form.error} />
+        <Button type="submit" variant="danger" isLoading={form.isBusy} loadingText="Desactivando...">
           Desactivar
         </Button>
       </form>
@@ -231,8 +210,8 @@ export function TwoFactorDisableDialog({
 export function RecoveryCodesDialog({ open, onClose }: { open: boolean; onClose(changed: boolean): void }) {
   const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const form = useFormAction(securityErrorMessage);
+  const { setError } = form;
 
   useEffect(() => {
     if (open) {
@@ -240,21 +219,15 @@ export function RecoveryCodesDialog({ open, onClose }: { open: boolean; onClose(
       setCodes(null);
       setError(null);
     }
-  }, [open]);
+  }, [open, setError]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (code.trim() === '') return setError('Introduce el código');
-    setIsBusy(true);
-    try {
+  const submit = form.onSubmit(
+    async () => {
       const answer = await securityApi.renewRecoveryCodes(code.trim());
       setCodes(answer.recoveryCodes);
-    } catch (failure) {
-      setError(securityErrorMessage(failure));
-    } finally {
-      setIsBusy(false);
-    }
-  };
+    },
+    () => (code.trim() === '' ? 'Introduce el código' : null),
+  );
 
   return (
     <Dialog
@@ -275,15 +248,9 @@ export function RecoveryCodesDialog({ open, onClose }: { open: boolean; onClose(
         </div>
       ) : (
         <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-          <AppCodeField
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-          />
-          <FormAlert message={error} />
-          <Button type="submit" isLoading={isBusy} loadingText="Comprobando...">
+          <AppCodeField value={code} onChange={form.edits(setCode)} />
+          <FormAlert message={form.error} />
+          <Button type="submit" isLoading={form.isBusy} loadingText="Comprobando...">
             Generar códigos nuevos
           </Button>
         </form>

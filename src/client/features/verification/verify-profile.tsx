@@ -177,6 +177,13 @@ export function VerifyProfile() {
             {chip.label}
           </span>
         )}
+        {/* While the state loads, the usual button stands in place, disabled: appearing only then,
+            it narrowed the text beside it, which wrapped and pushed the screen down (issue #33). */}
+        {snap.view.status === 'loading' && (
+          <Button size="sm" variant="secondary" disabled>
+            Verificar perfil
+          </Button>
+        )}
         {canStart && (
           <Button
             size="sm"

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
+  customType,
   index,
   integer,
   pgTable,
@@ -13,21 +13,26 @@ import {
 } from 'drizzle-orm/pg-core';
 import { conversations } from './discovery.ts';
 import { users } from './users.ts';
+import { cascadingRef } from './columns.ts';
 
 /**
- * Each user's own view of a conversation (spec 001 §3 "Conversation"): pin, mute, archive and the
- * unread state. Rows are created lazily the first time the chat feature sees the conversation
- * (conversation-repository `ensureParticipants`), so the swipes feature does not need to know.
+ * A transaction id (`xid8`, 64 bits, never wraps): the sync's horizon (docs/decisions/0041).
+ * Read as text; written only by the database (`pg_current_xact_id()`).
+ */
+export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The members of a conversation (spec 001 §3 "Conversation"; docs/decisions/0041): each user's own
+ * flags and their **cursors** — everything a count needs is derived from them when read. Every
+ * conversation has its member rows: the statement that makes a match's conversation makes them
+ * (`record_swipes`, migration 0021; docs/decisions/0057), and migrations 0017 and 0021 made those
+ * of older conversations. The chat's `ensureParticipants` stays as a cheap no-op safety net.
  */
 export const conversationParticipants = pgTable(
   'conversation_participants',
   {
-    conversationId: uuid()
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: cascadingRef(() => conversations.id),
+    userId: cascadingRef(() => users.id),
     isPinned: boolean().notNull().default(false),
     isMuted: boolean().notNull().default(false),
     isArchived: boolean().notNull().default(false),
@@ -38,11 +43,21 @@ export const conversationParticipants = pgTable(
      * conversation born of a superlike may be marked superlike.
      */
     swipeType: text(),
-    /** Highest message seq the user has read. */
+    /** Messages up to this seq are read by this member (unread = from others above it). */
     lastReadSeq: integer().notNull().default(0),
-    /** Messages to this user not yet read: kept in the same transactions that change it. */
-    unreadCount: integer().notNull().default(0),
+    /** Messages up to this seq reached one of this member's clients. */
+    deliveredSeq: integer().notNull().default(0),
+    /** Notifications and pushes went out for messages up to this seq (the drain's cursor). */
+    notifiedSeq: integer().notNull().default(0),
+    /** The transaction that last changed what the member's own clients see (flags, its cursors). */
+    changedXid: xid8().notNull().default(sql`pg_current_xact_id()`),
+    /** The transaction that last moved its read or delivered cursor (what the other members see). */
+    receiptXid: xid8().notNull().default(sql`pg_current_xact_id()`),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** A group member who left or was removed (the row keeps its cursors); null while a member. */
+    leftAt: timestamp({ withTimezone: true }),
+    /** 'left' | 'removed' once `leftAt` is set. */
+    leftReason: text(),
   },
   (table) => [
     primaryKey({ columns: [table.conversationId, table.userId] }),
@@ -51,8 +66,10 @@ export const conversationParticipants = pgTable(
 );
 
 /**
- * A chat message. `seq` orders a conversation (assigned from `conversations.last_seq` in the
- * insert's transaction); `client_id` is the sender's idempotency key (offline outbox, QUALITY 13).
+ * A chat message: one row, never updated (docs/decisions/0041). `seq` orders a conversation
+ * (assigned from `conversations.last_seq` by the send's one statement); `client_id` is the
+ * sender's idempotency key (offline outbox, QUALITY 13); its read and delivered state are the
+ * members' cursors. `receiver_id`: the other member of a two-member conversation (issue 35 makes it null in a group).
  */
 export const messages = pgTable(
   'messages',
@@ -64,75 +81,22 @@ export const messages = pgTable(
     senderId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    receiverId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The other member of a match; null in a group (docs/decisions/0056). */
+    receiverId: uuid().references(() => users.id, { onDelete: 'cascade' }),
     text: text().notNull(),
     clientId: text(),
     seq: integer().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    deliveredAt: timestamp({ withTimezone: true }),
-    readAt: timestamp({ withTimezone: true }),
+    /** The transaction that wrote it (the sync's horizon). */
+    xid: xid8().notNull().default(sql`pg_current_xact_id()`),
   },
   (table) => [
     uniqueIndex('messages_conversation_seq_key').on(table.conversationId, table.seq),
     uniqueIndex('messages_sender_client_key')
       .on(table.senderId, table.clientId)
       .where(sql`${table.clientId} is not null`),
-    index('messages_unread_idx').on(table.receiverId, table.conversationId).where(sql`${table.readAt} is null`),
-  ],
-);
-
-/**
- * The sync cursor's source (docs/decisions/0010): one counter per user, bumped under its row lock
- * in the same transaction as the change, so a user's change numbers commit in order, without gaps.
- */
-export const syncCounters = pgTable('sync_counters', {
-  userId: uuid()
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  lastChange: bigint({ mode: 'number' }).notNull().default(0),
-});
-
-/**
- * What changed for a user, newest number per entity: a later change of the same entity moves it
- * forward, so a read from any cursor lists each entity at most once. `kind` is open
- * ('conversation', 'message'; notifications will add theirs).
- */
-export const userChanges = pgTable(
-  'user_changes',
-  {
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    changeSeq: bigint({ mode: 'number' }).notNull(),
-    kind: text().notNull(),
-    entityId: uuid().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.userId, table.changeSeq] }),
-    uniqueIndex('user_changes_entity_key').on(table.userId, table.kind, table.entityId),
   ],
 );
 
 export type MessageRow = typeof messages.$inferSelect;
 export type ConversationParticipantRow = typeof conversationParticipants.$inferSelect;
-
-/**
- * The work a stored message still owes after its acknowledgement (notification, push): written
- * by the message's own statement and deleted once done, so a process that dies right after an
- * ack leaves it here for the next drain (docs/decisions/0020). `claimed_at` is a lease: a drain
- * takes rows no one holds, or whose holder has not finished within the lease.
- */
-export const chatDeliveries = pgTable(
-  'chat_deliveries',
-  {
-    messageId: uuid()
-      .primaryKey()
-      .references(() => messages.id, { onDelete: 'cascade' }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    claimedAt: timestamp({ withTimezone: true }),
-  },
-  (table) => [index('chat_deliveries_created_idx').on(table.createdAt)],
-);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -12,18 +13,15 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import { cascadingRef } from './columns.ts';
 
 /** One swipe per (swiper, target); `clientId` is the offline outbox's idempotency key. */
 export const swipes = pgTable(
   'swipes',
   {
     id: uuid().primaryKey().defaultRandom(),
-    swiperId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    targetId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    swiperId: cascadingRef(() => users.id),
+    targetId: cascadingRef(() => users.id),
     /** dislike | like | superlike */
     action: text().notNull(),
     clientId: text(),
@@ -45,12 +43,8 @@ export const matches = pgTable(
   'matches',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userLow: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    userHigh: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userLow: cascadingRef(() => users.id),
+    userHigh: cascadingRef(() => users.id),
     /** like | superlike (superlike when either side superliked). */
     swipeType: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -61,26 +55,26 @@ export const matches = pgTable(
   ],
 );
 
-/** One conversation per match (the chat feature adds messages and per-participant state). */
+/**
+ * One conversation per match (the chat feature adds messages and per-participant state), or a
+ * group (kind 'group', docs/decisions/0056): no match and no pair, a title, an owner and members.
+ * A check (migration 0019) holds a match to its match and pair and a group to its title and members.
+ */
 export const conversations = pgTable(
   'conversations',
   {
     id: uuid().primaryKey().defaultRandom(),
-    matchId: uuid()
-      .notNull()
-      .references(() => matches.id, { onDelete: 'cascade' }),
-    userA: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    userB: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    matchId: uuid().references(() => matches.id, { onDelete: 'cascade' }),
+    userA: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    userB: uuid().references(() => users.id, { onDelete: 'cascade' }),
     swipeType: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     // The chat feature's columns (migration 0003_chat, schema/chat.ts, docs/decisions/0009).
-    /** active | unmatched | blocked */
+    /** active | unmatched | blocked (a match); active | closed (a group) */
     status: text().notNull().default('active'),
+    /** match (two members) | group (docs/decisions/0041; issue 35). */
+    kind: text().notNull().default('match'),
     /** The per-conversation message sequence: `update … set last_seq = last_seq + 1 returning`. */
     lastSeq: integer().notNull().default(0),
     lastMessageId: uuid(),
@@ -89,6 +83,21 @@ export const conversations = pgTable(
     lastMessageSenderId: uuid(),
     unmatchedBy: uuid(),
     unmatchedAt: timestamp({ withTimezone: true }),
+    /** The transaction that last changed it (the sync's horizon, docs/decisions/0041). */
+    changedXid: customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' })()
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    /** A group's name (its session's title); null for a match. */
+    title: text(),
+    /** Who made the group (the session's host); null for a match. */
+    ownerId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * A group's current members (those whose participant row has not left), kept on the row the
+     * send locks so that its update re-checks membership under that lock; null for a match.
+     */
+    groupMembers: uuid().array(),
+    /** A closed group reads but takes no more messages (status 'closed'). */
+    closedAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('conversations_match_key').on(table.matchId),
@@ -101,12 +110,8 @@ export const conversations = pgTable(
 export const blocks = pgTable(
   'blocks',
   {
-    blockerId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    blockedId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    blockerId: cascadingRef(() => users.id),
+    blockedId: cascadingRef(() => users.id),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

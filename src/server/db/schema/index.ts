@@ -14,3 +14,4 @@ export * from './quedadas.ts';
 export * from './moderation.ts';
 export * from './security.ts';
 export * from './verification.ts';
+export * from './open-sessions.ts';

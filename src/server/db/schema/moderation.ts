@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import { cascadingRef } from './columns.ts';
 
 /**
  * Who may open the moderation console (docs/decisions/0033). Rows are written only by the
@@ -23,9 +24,7 @@ export const accountRestrictions = pgTable(
   'account_restrictions',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingRef(() => users.id),
     /** warning | suspension | ban | review_hold */
     kind: text().notNull(),
     /** One of MODERATION_REASONS (shown to the person), or 'three_reports' for a hold. */
@@ -59,9 +58,7 @@ export const moderationAppeals = pgTable(
       .notNull()
       .unique()
       .references(() => accountRestrictions.id, { onDelete: 'cascade' }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingRef(() => users.id),
     text: text().notNull(),
     /** open | upheld | granted */
     status: text().notNull().default('open'),

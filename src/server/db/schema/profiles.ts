@@ -14,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import { cascadingRef } from './columns.ts';
 
 export type ProfileGymJson = { name: string; membershipType: string; trainingSchedule: string[] };
 export type ProfileTrainingJson = {
@@ -55,9 +56,7 @@ export const profiles = pgTable(
   'profiles',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingRef(() => users.id),
     name: text().notNull(),
     lastName: text(),
     birthDate: date({ mode: 'string' }).notNull(),

@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { conversations } from './discovery.ts';
 import { users } from './users.ts';
+import { cascadingRef } from './columns.ts';
 
 /**
  * A planned training session between the two members of a conversation (issue #21,
@@ -25,15 +26,9 @@ export const quedadas = pgTable(
   'quedadas',
   {
     id: uuid().primaryKey().defaultRandom(),
-    conversationId: uuid()
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
-    userA: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    userB: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: cascadingRef(() => conversations.id),
+    userA: cascadingRef(() => users.id),
+    userB: cascadingRef(() => users.id),
     proposerId: uuid().notNull(),
     proposedBy: uuid().notNull(),
     /** proposed | countered | accepted | declined | cancelled | done | missed */
@@ -70,13 +65,9 @@ export const quedadas = pgTable(
 export const quedadaActions = pgTable(
   'quedada_actions',
   {
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadingRef(() => users.id),
     clientId: text().notNull(),
-    quedadaId: uuid()
-      .notNull()
-      .references(() => quedadas.id, { onDelete: 'cascade' }),
+    quedadaId: cascadingRef(() => quedadas.id),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.clientId] })],
@@ -92,12 +83,8 @@ export const quedadaJobs = pgTable(
   'quedada_jobs',
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
-    quedadaId: uuid()
-      .notNull()
-      .references(() => quedadas.id, { onDelete: 'cascade' }),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    quedadaId: cascadingRef(() => quedadas.id),
+    userId: cascadingRef(() => users.id),
     /** reminder | confirm */
     kind: text().notNull(),
     runAt: timestamp({ withTimezone: true }).notNull(),
@@ -114,3 +101,30 @@ export const quedadaJobs = pgTable(
 
 export type QuedadaRow = typeof quedadas.$inferSelect;
 export type QuedadaJobRow = typeof quedadaJobs.$inferSelect;
+
+/**
+ * «Compartir con alguien de confianza» (issue #35, docs/decisions/0054): a read-only link to one
+ * member's quedada. Only the SHA-256 of the token is stored; `client_id` makes the outbox's
+ * replay answer the same row; the check-in's notification is a `quedada_jobs` row (kind `checkin`).
+ */
+export const quedadaShares = pgTable(
+  'quedada_shares',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    quedadaId: cascadingRef(() => quedadas.id),
+    userId: cascadingRef(() => users.id),
+    tokenHash: text().notNull(),
+    clientId: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    checkInAt: timestamp({ withTimezone: true }),
+    checkInAnswer: text(),
+    answeredAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('quedada_shares_token_key').on(table.tokenHash),
+    uniqueIndex('quedada_shares_client_key').on(table.userId, table.clientId),
+    index('quedada_shares_quedada_idx').on(table.quedadaId, table.userId),
+  ],
+);

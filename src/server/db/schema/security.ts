@@ -88,3 +88,16 @@ export const webauthnChallenges = pgTable(
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 export type TwoFactorRow = typeof twoFactor.$inferSelect;
+
+/**
+ * Pending second-step tokens that already opened a session (docs/decisions/0043): a token works
+ * once. Kept until the token would have expired anyway; swept on the way.
+ */
+export const spentSecondStepTokens = pgTable(
+  'spent_second_step_tokens',
+  {
+    jti: uuid('jti').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('spent_second_step_tokens_expires_at_idx').on(table.expiresAt)],
+);

@@ -43,3 +43,13 @@ export const users = pgTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * A deleted account keeps its `users` row as a tombstone (docs/decisions/0012) whose e-mail is
+ * `<id>@` this domain: no way in may open a session for it (docs/decisions/0043).
+ */
+export const DELETED_ACCOUNT_EMAIL_DOMAIN = 'deleted.entreno.invalid';
+
+/** Whether a `users` row is a deleted account's tombstone. */
+export const isDeletedAccount = (user: Pick<UserRow, 'email'>): boolean =>
+  user.email.endsWith(`@${DELETED_ACCOUNT_EMAIL_DOMAIN}`);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { profiles } from './profiles.ts';
 import { users } from './users.ts';
+import { cascadingRef } from './columns.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -37,9 +38,7 @@ export const verificationRequests = pgTable(
   'verification_requests',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: uuid()
-      .notNull()
-      .references(() => profiles.userId, { onDelete: 'cascade' }),
+    userId: cascadingRef(() => profiles.userId),
     /** selfie | recheck */
     kind: text().notNull(),
     pose: text(),

@@ -1,4 +1,4 @@
-import type { RateLimitRule } from '../../plugins/rate-limit.ts';
+import type { RateLimitRule } from '../../infra/rate-limit.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -1,25 +1,25 @@
-import type { Clock } from '../../clock.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../infra/clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { EmailChannel } from '../../delivery/email-channel.ts';
 import type { SmsChannel } from '../../delivery/sms-channel.ts';
 import type { Logger } from '../../logger.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
 import type { ServerKeys } from '../../secrets.ts';
+import { type AccountGateDeps, createAccountGate } from './account-gate.ts';
 import { type AuthHooks, createAuthService } from './auth-service.ts';
+import { authRoutes } from './auth-routes.ts';
 import { createPasswordHasher, type PasswordHashPolicy } from './password-hasher.ts';
 import { createPasswordResetRepository } from './password-reset-repository.ts';
 import { createPasswordResetService } from './password-reset-service.ts';
 import { createSessionRepository } from './session-repository.ts';
 import { createSessionService, type SessionRevocationListener } from './session-service.ts';
+import type { SecondStep } from './sign-in-answer.ts';
 import { createSmsCodeRepository } from './sms-code-repository.ts';
 import { createSmsCodeService } from './sms-code-service.ts';
 import { createUserRepository } from './user-repository.ts';
 import { createUserService } from './user-service.ts';
-import { createPasskeyService } from '../security/passkey-service.ts';
-import { createSecondStepService } from '../security/second-step-service.ts';
-import { createSecurityRepository } from '../security/security-repository.ts';
-import { createTwoFactorService } from '../security/two-factor-service.ts';
 
 export type AuthModuleDeps = {
   db: Database;
@@ -41,8 +41,14 @@ export type AuthModuleDeps = {
   hooks?: AuthHooks;
   /** Tests only: the argon2 parameters (the default is the production policy). */
   hashPolicy?: PasswordHashPolicy;
-  /** Refuses a session to a suspended or banned account (moderation, docs/decisions/0033). */
-  signInGate?: (userId: string) => Promise<void>;
+  /** Suspensions and bans (moderation, docs/decisions/0033), asked by the account-state gate (0043). */
+  restrictions: Pick<AccountGateDeps, 'assertNotRestricted' | 'isRestricted'>;
+  /**
+   * The security feature's second step (docs/decisions/0032), where every first step ends, and
+   * whether an account has it on (asked by the gate). Late-bound: it is built on this module's
+   * sessions, so app.ts passes functions that reach it once everything is built.
+   */
+  secondStep: SecondStep & Pick<AccountGateDeps, 'isSecondStepOn'>;
 };
 
 export type AuthModule = Awaited<ReturnType<typeof createAuthModule>>;
@@ -57,15 +63,21 @@ export async function createAuthModule(deps: AuthModuleDeps) {
   const hasher = await createPasswordHasher(deps.hashPolicy);
   const userRepository = createUserRepository(db);
   const users = createUserService({ users: userRepository, hasher, clock });
+  // One account-state question for every way in (docs/decisions/0043).
+  const gate = createAccountGate({
+    users: userRepository,
+    isSecondStepOn: deps.secondStep.isSecondStepOn,
+    assertNotRestricted: deps.restrictions.assertNotRestricted,
+    isRestricted: deps.restrictions.isRestricted,
+  });
   const sessions = createSessionService({
     sessions: createSessionRepository(db),
-    users: userRepository,
     clock,
     logger,
     tokenKey: deps.keys.token,
     onRevoked: deps.onSessionsRevoked,
     bus: deps.bus,
-    signInGate: deps.signInGate,
+    gate,
   });
   const smsCodes = createSmsCodeService({
     codes: createSmsCodeRepository(db),
@@ -79,38 +91,9 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     dailyBudgetPerNumber: deps.smsDailyBudgetPerNumber,
     dailyBudgetPerAddress: deps.smsDailyBudgetPerAddress,
   });
-  // Two-step sign-in and passkeys (docs/decisions/0032): every first step goes through `secondStep`.
-  const security = createSecurityRepository(db);
-  const twoFactor = createTwoFactorService({
-    security,
-    users: userRepository,
-    hasher,
-    limiter,
-    clock,
-    secretKey: deps.keys.totpSecret,
-    hashKey: deps.keys.secondStepHash,
-  });
-  const secondStep = createSecondStepService({
-    security,
-    twoFactor,
-    users: userRepository,
-    sessions,
-    smsCodes,
-    clock,
-    tokenKey: deps.keys.secondStepToken,
-    hashKey: deps.keys.secondStepHash,
-  });
-  const passkeys = createPasskeyService({
-    security,
-    users: userRepository,
-    limiter,
-    clock,
-    logger,
-    publicOrigin: deps.publicOrigin,
-  });
   const auth = createAuthService({
     users: userRepository,
-    secondStep,
+    secondStep: deps.secondStep,
     userService: users,
     sessions,
     smsCodes,
@@ -132,7 +115,21 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     logger,
     resetKey: deps.keys.resetToken,
     publicOrigin: deps.publicOrigin,
-    onPasswordChanged: secondStep.forgetDevices,
+    onPasswordChanged: deps.secondStep.forgetDevices,
   });
-  return { users, sessions, smsCodes, auth, passwordReset, hasher, twoFactor, secondStep, passkeys, clock };
+  return {
+    users,
+    sessions,
+    smsCodes,
+    auth,
+    passwordReset,
+    userRepository,
+    hasher,
+    gate,
+    clock,
+    /** `/api/auth/*` (Google's and the second step's are their features' own). */
+    async register(http: FastifyInstance) {
+      await http.register(authRoutes, { prefix: '/api/auth', auth: { auth, smsCodes, passwordReset } });
+    },
+  };
 }

@@ -25,13 +25,18 @@ import {
 } from '#shared/auth/auth-schemas';
 import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { requireAuth } from '../../plugins/auth.ts';
-import { readDeviceCookie } from '../security/device-cookie.ts';
-import { signInAnswer } from '../security/sign-in-answer.ts';
+import { readDeviceCookie } from './device-cookie.ts';
+import { signInAnswer } from './sign-in-answer.ts';
 import { parseInput } from '../../validation.ts';
-import type { AuthModule } from './auth-module.ts';
+import type { AuthService } from './auth-service.ts';
+import type { PasswordResetService } from './password-reset-service.ts';
+import type { SmsCodeService } from './sms-code-service.ts';
 
 /** The access area's calls (spec 000 §7), mounted at /api/auth. Google's are wired apart. */
-export async function authRoutes(app: FastifyInstance, options: { auth: AuthModule }) {
+export async function authRoutes(
+  app: FastifyInstance,
+  options: { auth: { auth: AuthService; smsCodes: SmsCodeService; passwordReset: PasswordResetService } },
+) {
   const { auth, smsCodes, passwordReset } = options.auth;
 
   app.post('/check-email', async (request): Promise<CheckEmailResponse> => {

@@ -3,18 +3,20 @@ import type { AuthUser, LoginRequestSchema, RegisterRequestSchema } from '#share
 import { nextStreak, type Streak, streakDay } from '#shared/auth/streak';
 import { SERVER_MESSAGES } from '#shared/messages';
 import type * as v from 'valibot';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { addressKey, checkRateLimits, enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
+import { addressKey, enforceRateLimits, guessUnderLimits, type RateLimiter } from '../../infra/rate-limit.ts';
 import { AUTH_LIMITS } from './auth-limits.ts';
 import { toAuthUser } from './auth-user.ts';
 import type { PasswordHasher } from './password-hasher.ts';
-import type { SecondStepService, SignInOutcome } from '../security/second-step-service.ts';
+import type { SecondStep, SignInOutcome } from './sign-in-answer.ts';
 import type { AuthContext, SessionService } from './session-service.ts';
 import type { SmsCodeService } from './sms-code-service.ts';
 import type { UserRecord, UserRepository } from './user-repository.ts';
 import type { UserService } from './user-service.ts';
+
+const isInvalidCredentials = (error: unknown) => error instanceof AppError && error.errorType === 'INVALID_CREDENTIALS';
 
 /** Positions are kept snapped to a 0.01° grid (about 1 km), never as sent (QUALITY 9). */
 const LOCATION_GRID_DEG = 0.01;
@@ -31,7 +33,7 @@ export type AuthHooks = {
 export type AuthServiceDeps = {
   users: UserRepository;
   /** Opens the session, or asks for the second step first (docs/decisions/0032). */
-  secondStep: Pick<SecondStepService, 'finishFirstStep'>;
+  secondStep: Pick<SecondStep, 'finishFirstStep'>;
   userService: UserService;
   sessions: SessionService;
   smsCodes: SmsCodeService;
@@ -67,29 +69,29 @@ export function createAuthService(deps: AuthServiceDeps) {
     );
     // Failures slow this account from this address (growing delay), and this address over every
     // account (credential stuffing); the owner signing in from elsewhere is not slowed by either.
+    // Each attempt is reserved on all of them before the password is checked (QUALITY 36).
     const accountFromIp = `${account.key}|${addressKey(ip)}`;
     const delays = AUTH_LIMITS.loginFailuresPerAccountAndIpTiers.map((rule) => ({ rule, key: accountFromIp }));
-    const failures = [
-      ...delays,
-      { rule: AUTH_LIMITS.loginFailuresPerAccount, key: account.key },
-      { rule: AUTH_LIMITS.loginFailuresPerIp, key: ip },
-    ];
-    await checkRateLimits(
+    const { user, passwordHash } = await guessUnderLimits(
       limiter,
-      [{ rule: AUTH_LIMITS.loginFailuresPerIp, key: ip }],
-      SERVER_MESSAGES.tooManyRequests,
+      [
+        { checks: [{ rule: AUTH_LIMITS.loginFailuresPerIp, key: ip }], message: SERVER_MESSAGES.tooManyRequests },
+        {
+          checks: [...delays, { rule: AUTH_LIMITS.loginFailuresPerAccount, key: account.key }],
+          message: AUTH_MESSAGES.tooManyLoginAttempts,
+        },
+      ],
+      async () => {
+        const found = await account.find();
+        const isMatch = found?.passwordHash ? await hasher.verify(found.passwordHash, password) : await dummy(password);
+        if (!found?.passwordHash || !isMatch) throw new AppError(401, account.failure, 'INVALID_CREDENTIALS');
+        return { user: found, passwordHash: found.passwordHash };
+      },
+      { isWrongGuess: isInvalidCredentials, resetOnSuccess: delays },
     );
-    await checkRateLimits(limiter, failures.slice(0, -1), AUTH_MESSAGES.tooManyLoginAttempts);
-    const user = await account.find();
-    const isMatch = user?.passwordHash ? await hasher.verify(user.passwordHash, password) : await dummy(password);
-    if (!user?.passwordHash || !isMatch) {
-      await Promise.all(failures.map((check) => limiter.consume(check)));
-      throw new AppError(401, account.failure, 'INVALID_CREDENTIALS');
-    }
-    await Promise.all(delays.map((check) => limiter.reset(check)));
-    if (hasher.needsRehash(user.passwordHash)) {
+    if (hasher.needsRehash(passwordHash)) {
       // Old, weaker parameters: upgrade while the plain password is at hand.
-      await users.upgradePasswordHash(user.id, user.passwordHash, await hasher.hash(password), clock.now());
+      await users.upgradePasswordHash(user.id, passwordHash, await hasher.hash(password), clock.now());
     }
     return user;
   };

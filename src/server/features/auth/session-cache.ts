@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
 import type { SessionRecord } from './session-repository.ts';
 
 /** The safety TTL (docs/decisions/0018 §2): a lost invalidation keeps a dead session alive at most this long. */

@@ -3,15 +3,24 @@ import { SignJWT } from 'jose';
 import { REMEMBER_ME_SESSION_DAYS } from '#shared/auth/auth-constants';
 import type { AuthUser, TokenInvalidatedReason } from '#shared/auth/auth-schemas';
 import { SERVER_MESSAGES } from '#shared/messages';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import type {
+  AuthContext,
+  AuthenticatedSession,
+  DeferredAuthentication,
+  SessionCheck,
+  SessionLiveness,
+  SessionRevocationListener,
+  SessionsRevoked,
+} from '../../infra/session-contract.ts';
+import type { AccountGate, SecondFactor } from './account-gate.ts';
 import { toAuthUser } from './auth-user.ts';
 import { type CachedSession, createSessionCache } from './session-cache.ts';
 import type { SessionRecord, SessionRepository } from './session-repository.ts';
 import { type VerifiedClaims, verifyHs256 } from './token-verify.ts';
-import type { UserRepository } from './user-repository.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -26,51 +35,22 @@ export const SESSION_POLICY = {
   short: { idleMs: 12 * HOUR_MS, maxMs: 24 * HOUR_MS },
 } as const;
 
+export type {
+  AuthContext,
+  AuthenticatedSession,
+  DeferredAuthentication,
+  PendingSession,
+  SessionCheck,
+  SessionLiveness,
+  SessionRevocationListener,
+  SessionsRevoked,
+} from '../../infra/session-contract.ts';
+
 export const TOKEN_ALGORITHM = 'HS256';
 export const TOKEN_ISSUER = 'entreno';
 
-/** Who made an authenticated request, and the fresh token to hand back when one was made. */
-export type AuthContext = { userId: string; sessionId: string };
-export type AuthenticatedSession = AuthContext & {
-  /** When the token passed half its life: a new one (spec 000 §4, the `X-New-Token` header). */
-  renewedToken: string | undefined;
-  /** End of the presented token's validity. */
-  expiresAt: Date;
-};
-
-/** The fields of a `sessions` row that decide whether a token is good (a caller's own statement may read them). */
-export type SessionLiveness = CachedSession & { revokedAt: Date | null };
-
-/**
- * A token whose signature, algorithm, issuer and expiry are good and whose session this node has
- * not cached: the route reads the session row in its own first statement and hands it to
- * `settle` (the same checks as a row read; 401 when it fails), or calls `resolve` to have it read
- * here (docs/decisions/0022 amendment 4). Nothing may be answered before either succeeds.
- */
-export type PendingSession = AuthContext & {
-  settle(row: SessionLiveness | undefined): Promise<AuthenticatedSession>;
-  resolve(): Promise<AuthenticatedSession>;
-};
-
-/** A token checked against the cache, or one whose session row the route reads itself. */
-export type DeferredAuthentication =
-  | { status: 'live'; session: AuthenticatedSession }
-  | { status: 'pending'; pending: PendingSession };
-
-export type SessionsRevoked = {
-  userId: string;
-  /** 'session': only `sessionIds`; 'user': every session of the user. */
-  scope: 'session' | 'user';
-  sessionIds: string[];
-  reason: TokenInvalidatedReason;
-};
-
-/** Told about every revocation, to cut real-time connections (plugins/realtime.ts). */
-export type SessionRevocationListener = (event: SessionsRevoked) => void | Promise<void>;
-
 export type SessionServiceDeps = {
   sessions: SessionRepository;
-  users: UserRepository;
   clock: Clock;
   logger: Logger;
   /** HS256 key (secrets.ts). */
@@ -79,18 +59,11 @@ export type SessionServiceDeps = {
   /** Every node's revocations (docs/decisions/0018 §3): this node's session cache listens to it. */
   bus: InvalidationBus;
   /**
-   * Asked before any session opens (password, Google, registration); throws to refuse it — a
-   * suspended or banned account (docs/decisions/0033).
+   * The account-state gate (docs/decisions/0043): asked before any session opens, and again when
+   * a token is renewed or a socket connects.
    */
-  signInGate?: (userId: string) => Promise<void>;
+  gate: Pick<AccountGate, 'admit' | 'isOpen'>;
 };
-
-/**
- * Where a token's session is checked: `row` reads the `sessions` row (rare, security-sensitive
- * writes); `cache` trusts this node's session cache (GETs, socket events and the hot writes, whose
- * own SQL re-checks the row: docs/decisions/0018 §2, §4).
- */
-export type SessionCheck = 'row' | 'cache';
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
@@ -176,6 +149,9 @@ export function createSessionService(deps: SessionServiceDeps) {
     const wantedEnd = new Date(Math.min(now.getTime() + policyOf(session).idleMs, session.maxExpiresAt.getTime()));
     // At the cap there is nothing to extend: the token already ends when the session does.
     if (seconds(wantedEnd) <= seconds(expiresAt)) return { ...context, renewedToken: undefined };
+    // A renewal is a way in too: a deleted, suspended or banned account gets no new token, and
+    // its sessions end here (docs/decisions/0043).
+    await assertStillOpen(session.userId);
     const extended = await sessions.extend(session.id, wantedEnd, now);
     if (!extended) {
       cache.delete(session.id);
@@ -183,6 +159,14 @@ export function createSessionService(deps: SessionServiceDeps) {
     }
     cache.set(extended);
     return { ...context, renewedToken: await sign(extended, now, extended.expiresAt) };
+  };
+
+  /** A live session's account asked again; when it is closed, every session of it ends (401). */
+  const assertStillOpen = async (userId: string) => {
+    if (await deps.gate.isOpen(userId)) return;
+    const sessionIds = await sessions.revokeAllForUser(userId, clock.now());
+    await revoked({ userId, scope: 'user', sessionIds, reason: 'revoked' });
+    throw unauthorized(SERVER_MESSAGES.invalidToken);
   };
 
   const policyOf = (session: Pick<SessionRecord, 'rememberMe'>) =>
@@ -204,11 +188,16 @@ export function createSessionService(deps: SessionServiceDeps) {
   };
 
   return {
-    /** Opens a session for the user and returns its token and the user (login, registration, Google). */
-    async issueSession(userId: string, options: { rememberMe: boolean }): Promise<{ token: string; user: AuthUser }> {
-      const user = await deps.users.findById(userId);
-      if (!user) throw new Error(`issueSession: no user ${userId}`);
-      await deps.signInGate?.(userId);
+    /**
+     * Opens a session for the user and returns its token and the user (every sign-in path), once
+     * the account-state gate admits it with the factors shown (docs/decisions/0043; none by
+     * default, so an account with two-step on is refused unless its second step is named).
+     */
+    async issueSession(
+      userId: string,
+      options: { rememberMe: boolean; secondFactor?: SecondFactor },
+    ): Promise<{ token: string; user: AuthUser }> {
+      const user = await deps.gate.admit(userId, options.secondFactor ?? 'none');
       const now = clock.now();
       const policy = options.rememberMe ? SESSION_POLICY.remembered : SESSION_POLICY.short;
       const session = await sessions.create({
@@ -252,6 +241,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     /** Authenticates a socket's token (no renewal: sockets get new tokens by reconnecting). */
     async verifyToken(token: string): Promise<AuthContext & { sessionEndsAt: Date }> {
       const { session, expiresAt } = await verify(token, 'row');
+      await assertStillOpen(session.userId);
       const sessionEndsAt = new Date(Math.min(session.expiresAt.getTime(), expiresAt.getTime()));
       return { userId: session.userId, sessionId: session.id, sessionEndsAt };
     },

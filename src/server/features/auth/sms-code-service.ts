@@ -12,11 +12,11 @@ import {
 import { AUTH_MESSAGES, resendCooldownMessage } from '#shared/auth/auth-messages';
 import { isImplausiblePhone, isSpanishMobile, normalizeSpanishPhone, phoneRangeKey } from '#shared/auth/phone';
 import { SERVER_MESSAGES } from '#shared/messages';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { SmsChannel } from '../../delivery/sms-channel.ts';
 import { AppError, badRequest, tooManyRequests } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { checkRateLimits, enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
+import { checkRateLimits, enforceRateLimits, type RateLimiter } from '../../infra/rate-limit.ts';
 import { AUTH_LIMITS } from './auth-limits.ts';
 import type { SendPlan, SmsCodeRepository, SmsPurpose, SmsSendLimitState } from './sms-code-repository.ts';
 

@@ -1,9 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { type UserRow, users } from '../../db/schema/index.ts';
+import { isDeletedAccount, type UserRow, users } from '../../db/schema/index.ts';
 
 export type UserRecord = UserRow;
+
+/** Whether a user row is a deleted account's tombstone (docs/decisions/0012, 0043). */
+export { isDeletedAccount };
 
 export type NewUser = {
   email: string;

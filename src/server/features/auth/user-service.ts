@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { passwordProblems } from '#shared/auth/password';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { badRequest, conflict } from '../../errors.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import type { PasswordHasher } from './password-hasher.ts';

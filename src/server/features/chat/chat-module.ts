@@ -1,20 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'socket.io';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { Database } from '../../db/client.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
 import type { MatchEvents } from '../swipes/match-events.ts';
-import { createChangeLogRepository } from '../sync/change-log-repository.ts';
+import { createSnapshotReader } from '../sync/change-log-repository.ts';
 import { syncRoutes } from '../sync/sync-routes.ts';
-import { createSyncService, type SyncService, type SyncSource } from '../sync/sync-service.ts';
-import { chatRoutes } from './chat-routes.ts';
+import { createSyncService, type SyncService } from '../sync/sync-service.ts';
+import { createNotificationDelivery } from './chat-deliveries.ts';
+import { chatRoutes, groupRoutes } from './chat-routes.ts';
 import { type ChatNotifier, type ChatRealtime, type ChatService, createChatService } from './chat-service.ts';
 import { attachChatSocket, createChatRealtime } from './chat-socket.ts';
+import { createChatSyncSource } from './chat-sync.ts';
 import { createMembershipCache } from './conversation-membership.ts';
 import { createConversationRepository } from './conversation-repository.ts';
 import { createDeliveryDrain } from './delivery-drain.ts';
 import { createDeliveryRepository } from './delivery-repository.ts';
+import { createGroupChat, type GroupChat } from './group-chat.ts';
+import { createGroupRepository } from './group-repository.ts';
 import { createMessageRepository } from './message-repository.ts';
 
 export type ChatModule = {
@@ -24,6 +28,16 @@ export type ChatModule = {
   matchEvents: MatchEvents;
   /** The one emitter to users' sockets, for the features that tell a chat's people something. */
   realtime: ChatRealtime;
+  /**
+   * Group conversations (issue 35, docs/decisions/0056), for the open-sessions feature. Each call
+   * takes an optional `executor` (the caller's transaction); without one it runs its own and then
+   * tells every node and the members. With one, call `announceChange(change, notice)` once the
+   * caller's transaction has committed.
+   */
+  groups: Pick<
+    GroupChat,
+    'createGroupConversation' | 'addGroupMember' | 'removeGroupMember' | 'closeGroupConversation' | 'announceChange'
+  >;
   /** Finishes the notification work in flight (before the database closes). */
   close(): Promise<void>;
   /** Resolves once no delivery drain is running (tests). */
@@ -32,9 +46,8 @@ export type ChatModule = {
 
 /**
  * The chat (spec 001 §7 conversation and message calls and socket events) and the sync
- * (docs/decisions/0010): repositories, service, `/api/messages/*`, `/api/sync` and the socket
- * handlers, wired in one call from app.ts. `extraSyncSources` is where other features (the
- * notifications) will join the sync.
+ * (docs/decisions/0041): repositories, service, `/api/messages/*`, `/api/sync` and the socket
+ * handlers, wired in one call from app.ts.
  */
 export async function registerChat(
   http: FastifyInstance,
@@ -44,22 +57,36 @@ export async function registerChat(
     clock: Clock;
     limiter: RateLimiter;
     notifier?: ChatNotifier;
-    extraSyncSources?: readonly SyncSource[];
     bus: InvalidationBus;
-    /** No other node shares the database (embedded): a start takes over every unfinished delivery. */
+    /** No other node shares the database (embedded): the start-up sweep is the only one. */
     isSoleNode: boolean;
   },
 ): Promise<ChatModule> {
   const logger = http.log;
   const conversations = createConversationRepository(deps.db);
+  const messages = createMessageRepository(deps.db);
   let drain: ReturnType<typeof createDeliveryDrain> | undefined;
   const realtime = createChatRealtime(deps.io, logger, { isSoleNode: deps.isSoleNode });
+  const membership = createMembershipCache({ bus: deps.bus, load: (id) => conversations.findMembership(id) });
+  const onStored = (conversationId: string) => drain?.kick(conversationId);
+  const groups = createGroupChat({
+    groups: createGroupRepository(deps.db),
+    messages,
+    conversations,
+    realtime,
+    membership,
+    bus: deps.bus,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    onStored,
+  });
   const chat = createChatService({
     conversations,
-    membership: createMembershipCache({ bus: deps.bus, load: (id) => conversations.findMembership(id) }),
+    membership,
+    groups,
     bus: deps.bus,
-    onStored: () => drain?.kick(),
-    messages: createMessageRepository(deps.db),
+    onStored,
+    messages,
     realtime,
     notifier: deps.notifier,
     limiter: deps.limiter,
@@ -67,12 +94,12 @@ export async function registerChat(
     logger,
   });
   const sync = createSyncService({
-    changes: createChangeLogRepository(deps.db),
-    sources: [chat.syncSource, ...(deps.extraSyncSources ?? [])],
+    snapshots: createSnapshotReader(deps.db),
+    source: createChatSyncSource({ conversations, messages, clock: deps.clock }),
   });
   drain = createDeliveryDrain({
     deliveries: createDeliveryRepository(deps.db),
-    deliver: (batch, done) => chat.deliverNotifications(batch, done),
+    deliver: createNotificationDelivery(realtime, deps.notifier),
     clock: deps.clock,
     logger,
     isSoleNode: deps.isSoleNode,
@@ -82,6 +109,7 @@ export async function registerChat(
   await http.register(
     async (api) => {
       await api.register(chatRoutes, { prefix: '/messages', chat });
+      await api.register(groupRoutes, { prefix: '/groups', groups });
       await api.register(syncRoutes, { sync });
     },
     { prefix: '/api' },
@@ -91,6 +119,7 @@ export async function registerChat(
     chat,
     sync,
     realtime,
+    groups,
     close: () => started.close(),
     whenDelivered: () => started.whenIdle(),
     matchEvents: {

@@ -7,6 +7,7 @@ import {
   type ConversationListResponse,
   type ConversationResponse,
   type ConversationSummary,
+  type GroupResponse,
   isUuid,
   MESSAGE_SEND_LIMIT,
   MESSAGE_SEND_WINDOW_MS,
@@ -14,34 +15,24 @@ import {
   type MessageListResponse,
   MuteRequestSchema,
   PinRequestSchema,
-  type StoredMessageStatus,
   SwipeTypeRequestSchema,
-  type SyncResponse,
 } from '#shared/chat/chat-schemas';
 import { CHAT_EVENTS, type ServerToClientEvents, type TypingInput } from '#shared/chat/socket-events';
 import type { MatchEvent } from '#shared/discovery/discovery-schemas';
-import type { Clock } from '../../clock.ts';
-import {
-  AppError,
-  asDependencyError,
-  badRequest,
-  forbidden,
-  notFound,
-  tooManyRequests,
-  unauthorized,
-} from '../../errors.ts';
+import type { Clock } from '../../infra/clock.ts';
+import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import type { RateLimiter, RateLimitRule } from '../../plugins/rate-limit.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit.ts';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { parseInput } from '../../validation.ts';
-import type { OwedMessageNotice } from '../notifications/notification-service.ts';
-import type { SyncSource } from '../sync/sync-service.ts';
-import type { ConversationAccess, ConversationRepository, ConversationView } from './conversation-repository.ts';
-import type { Membership, MembershipCache } from './conversation-membership.ts';
-import type { DeliveryRows } from './delivery-drain.ts';
-import type { OwedGuard, PendingDelivery } from './delivery-repository.ts';
-import type { MessageRepository, MessageRow } from './message-repository.ts';
+import type { OwedMessageNotice } from '../notifications/index.ts';
+import type { ConversationAccess, ConversationRepository } from './conversation-repository.ts';
+import type { GroupMembership, Membership, MembershipCache, PairMembership } from './conversation-membership.ts';
+import type { OwedGuard } from './delivery-repository.ts';
+import type { GroupChat } from './group-chat.ts';
+import type { MessageRepository } from './message-repository.ts';
+import { toChatMessage, toSummary } from './chat-mapping.ts';
 import { createLanes } from './sender-lanes.ts';
 
 const M = CHAT_MESSAGES;
@@ -89,14 +80,23 @@ export type ChatServiceDeps = {
   membership: MembershipCache;
   /** Where an unmatch tells every node (`pair-ended`). */
   bus: InvalidationBus;
-  /** A message was stored: its notification is owed (the delivery drain takes it from `chat_deliveries`). */
-  onStored?: () => void;
+  /** A message of this conversation was stored: its notification is owed (the delivery drain's dirty set). */
+  onStored?: (conversationId: string) => void;
+  /** Group conversations (docs/decisions/0056): the calls below hand a group's work to it. */
+  groups: GroupChat;
 };
 
 /** Who sends: the user and the session whose row the message's statement re-checks. */
 export type Sender = { userId: string; sessionId: string };
 
-export type SendInput = { conversationId: string; text: string; clientId?: string; receiverId?: string };
+export type SendInput = {
+  conversationId: string;
+  text: string;
+  clientId?: string;
+  receiverId?: string;
+  /** No receiver was named where the spec needs one: only a group's message is valid (HTTP). */
+  isGroupOnly?: boolean;
+};
 
 /** A stored (or replayed) message, ready to be acknowledged and then announced. */
 export type SendOutcome = {
@@ -107,60 +107,17 @@ export type SendOutcome = {
   receiverTotalUnread: number;
   isReceiverMuted: boolean;
   senderName: string;
+  /** A group's message: its members (who hear `newMessage`); absent for a match. */
+  groupMembers?: readonly string[];
 };
 
 export type ReadOutcome = { messageIds: string[]; unreadCount: number; totalUnread: number };
-
-/** Presence lookups a drain has in flight at once (on Redis, each a `fetchSockets` round trip). */
-const PRESENCE_CONCURRENCY = 8;
 
 const SEND_RULE: RateLimitRule = { name: 'chat-send', limit: MESSAGE_SEND_LIMIT, windowMs: MESSAGE_SEND_WINDOW_MS };
 
 export type ChatService = ReturnType<typeof createChatService>;
 
-export function statusOf(row: Pick<MessageRow, 'readAt' | 'deliveredAt'>): StoredMessageStatus {
-  if (row.readAt) return 'read';
-  if (row.deliveredAt) return 'delivered';
-  return 'sent';
-}
-
-export function toChatMessage(row: MessageRow, sender: { name: string; photo: string | null }): ChatMessage {
-  return {
-    _id: row.id,
-    conversationId: row.conversationId,
-    sender_id: row.senderId,
-    senderId: row.senderId,
-    receiverId: row.receiverId,
-    text: row.text,
-    timestamp: row.createdAt.toISOString(),
-    read: row.readAt !== null,
-    status: statusOf(row),
-    seq: row.seq,
-    clientId: row.clientId,
-    senderName: sender.name,
-    senderPhoto: sender.photo,
-  };
-}
-
-export function toSummary(view: ConversationView): ConversationSummary {
-  return {
-    conversationId: view.conversationId,
-    otherUser: { userId: view.otherUserId, name: view.otherName, photo: view.otherPhoto },
-    lastMessage: view.lastMessage && {
-      text: view.lastMessage.text,
-      timestamp: view.lastMessage.at.toISOString(),
-      senderId: view.lastMessage.senderId,
-      read: view.lastMessage.isRead,
-    },
-    updatedAt: view.updatedAt.toISOString(),
-    isPinned: view.isPinned,
-    isMuted: view.isMuted,
-    archived: view.isArchived,
-    swipeType: view.ownSwipeType ?? view.matchSwipeType,
-    unreadCount: view.unreadCount,
-    status: view.status,
-  };
-}
+export { ackError, statusOf, toChatMessage, toSummary } from './chat-mapping.ts';
 
 /**
  * The chat's rules (spec 001 §4, §5, §7), shared by the HTTP routes and the socket handlers:
@@ -198,13 +155,31 @@ export function createChatService(deps: ChatServiceDeps) {
   };
 
   /** A conversation the user is in (from memory once known), or 404 as for an unknown one. */
-  const member = async (userId: string, conversationId: string): Promise<Membership> => {
+  const memberOfAny = async (userId: string, conversationId: string): Promise<Membership> => {
     const id = conversationId.toLowerCase();
-    const found = isUuid(id) ? await deps.membership.isMember(userId, id) : undefined;
+    if (!isUuid(id)) throw notFound(M.conversationNotFound);
+    let found = await deps.membership.isMember(userId, id);
+    // A group member added on another node a moment ago: read once more before refusing.
+    if (!found && deps.membership.peek(id) !== undefined && (await groupOf(id))) {
+      deps.membership.forget(id);
+      found = await deps.membership.isMember(userId, id);
+    }
     if (!found) throw notFound(M.conversationNotFound);
     return found;
   };
-  const otherOf = (found: Membership, userId: string) => (found.userA === userId ? found.userB : found.userA);
+  /** A match the user is in; a group is as unknown to the match-only calls. */
+  const member = async (userId: string, conversationId: string): Promise<PairMembership> => {
+    const found = await memberOfAny(userId, conversationId);
+    if (found.kind !== 'match') throw notFound(M.conversationNotFound);
+    return found;
+  };
+  /** The group this id names (from memory once known), else undefined (a match, or nothing). */
+  const groupOf = async (conversationId: string): Promise<GroupMembership | undefined> => {
+    const id = conversationId.toLowerCase();
+    const found = isUuid(id) ? await deps.membership.get(id) : undefined;
+    return found?.kind === 'group' ? found : undefined;
+  };
+  const otherOf = (found: PairMembership, userId: string) => (found.userA === userId ? found.userB : found.userA);
 
   /**
    * Receipts' access: a live conversation from memory; an ended one from the database, which
@@ -233,6 +208,12 @@ export function createChatService(deps: ChatServiceDeps) {
     // Known to this node: refused from memory. Not known: no read first, the statement checks the
     // membership and the receiver itself and its answer fills the cache (docs/decisions/0037).
     const known = deps.membership.peek(conversationId);
+    if (known && known.kind === 'group') return deps.groups.send(sender, input);
+    if (input.isGroupOnly) {
+      const group = known === undefined ? await groupOf(conversationId) : undefined;
+      if (!group) throw badRequest(M.invalidReceiver, 'VALIDATION');
+      return deps.groups.send(sender, input);
+    }
     if (known === false || (known && known.userA !== userId && known.userB !== userId)) {
       throw notFound(M.conversationNotFound);
     }
@@ -254,6 +235,9 @@ export function createChatService(deps: ChatServiceDeps) {
     if (outcome.kind === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);
     if (outcome.kind === 'missing') {
       deps.membership.forget(conversationId);
+      // Not a match this sender is in: a group this node did not know yet?
+      const group = known ? undefined : await groupOf(conversationId);
+      if (group) return deps.groups.send(sender, input);
       throw notFound(M.conversationNotFound);
     }
     if (outcome.kind === 'wrong-receiver') throw badRequest(M.invalidReceiver, 'VALIDATION');
@@ -262,7 +246,7 @@ export function createChatService(deps: ChatServiceDeps) {
       throw forbidden(M.cannotSend);
     }
     if (outcome.kind === 'created' && !known)
-      deps.membership.remember({ conversationId, ...outcome.pair, isLive: true });
+      deps.membership.remember({ kind: 'match', conversationId, ...outcome.pair, isLive: true });
     const message = toChatMessage(outcome.message, outcome.sender);
     if (outcome.kind === 'repeat') {
       return {
@@ -274,7 +258,7 @@ export function createChatService(deps: ChatServiceDeps) {
         senderName: outcome.sender.name,
       };
     }
-    deps.onStored?.();
+    deps.onStored?.(conversationId);
     return {
       message,
       isNew: true,
@@ -285,53 +269,7 @@ export function createChatService(deps: ChatServiceDeps) {
     };
   };
 
-  /**
-   * The notifications a batch of stored messages owes (the delivery drain's work): none for a
-   * muted conversation or one the recipient has on screen (one presence lookup per recipient and
-   * conversation, at most `PRESENCE_CONCURRENCY` at once). Then two statements for the whole
-   * batch: the notifications (in message order, docs/decisions/0039), and the skipped rows' delete.
-   */
-  const deliverNotifications = async (batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void> => {
-    const groups = new Map<string, PendingDelivery[]>();
-    for (const pending of batch) {
-      const key = `${pending.receiverId}:${pending.conversationId}`;
-      const group = groups.get(key) ?? [];
-      group.push(pending);
-      groups.set(key, group);
-    }
-    const quiet = new Set<readonly PendingDelivery[]>();
-    const queue = [...groups.values()];
-    const lookups = Array.from({ length: Math.min(PRESENCE_CONCURRENCY, queue.length) }, async () => {
-      for (let group = queue.shift(); group; group = queue.shift()) {
-        const head = group[0] as PendingDelivery;
-        const isQuiet =
-          !deps.notifier || head.isReceiverMuted || (await realtime.isViewing(head.receiverId, head.conversationId));
-        if (isQuiet) quiet.add(group);
-      }
-    });
-    await Promise.all(lookups);
-    const owed = batch.filter(
-      (pending) => !quiet.has(groups.get(`${pending.receiverId}:${pending.conversationId}`) ?? []),
-    );
-    if (owed.length > 0 && deps.notifier) {
-      await deps.notifier.notifyMessagesOnce(
-        owed.map((pending) => ({
-          recipientId: pending.receiverId,
-          messageId: pending.messageId,
-          conversationId: pending.conversationId,
-          senderName: pending.senderName,
-          preview: pending.text,
-        })),
-        rows.owed,
-      );
-    }
-    const skipped = [...quiet].flat().map((pending) => pending.messageId);
-    if (skipped.length > 0) await rows.done(skipped);
-  };
-
   return {
-    deliverNotifications,
-
     async listConversations(userId: string, query: ConversationListQuery): Promise<ConversationListResponse> {
       await conversations.ensureParticipants(userId, clock.now());
       const { page, limit } = query;
@@ -346,6 +284,7 @@ export function createChatService(deps: ChatServiceDeps) {
 
     /** Page 1 holds the newest `limit` messages, oldest to newest within the page. */
     async listMessages(userId: string, conversationId: string, query: MessageListQuery): Promise<MessageListResponse> {
+      if (await groupOf(conversationId)) return deps.groups.listMessages(userId, conversationId.toLowerCase(), query);
       const found = await access(userId, conversationId);
       const { rows, hasMore } = await messages.list(found.conversationId, {
         before: query.before,
@@ -367,8 +306,15 @@ export function createChatService(deps: ChatServiceDeps) {
       return updateOwn(userId, conversationId, { isPinned });
     },
 
-    setMuted(userId: string, conversationId: string, body: unknown) {
+    async setMuted(
+      userId: string,
+      conversationId: string,
+      body: unknown,
+    ): Promise<ConversationResponse | GroupResponse> {
       const { isMuted } = parseInput(MuteRequestSchema, body);
+      if (await groupOf(conversationId)) {
+        return { success: true, group: await deps.groups.setMuted(userId, conversationId.toLowerCase(), isMuted) };
+      }
       return updateOwn(userId, conversationId, { isMuted });
     },
 
@@ -405,7 +351,15 @@ export function createChatService(deps: ChatServiceDeps) {
     announce(outcome: SendOutcome, options: { exceptSocketId?: string } = {}): void {
       if (!outcome.isNew) return;
       const { message } = outcome;
-      const { conversationId, senderId, receiverId } = message;
+      if (outcome.groupMembers) {
+        // A group's message: one broadcast to its members (the sending socket has its ack).
+        realtime.emitToUser(outcome.groupMembers, CHAT_EVENTS.newMessage, message, {
+          exceptSocketId: options.exceptSocketId,
+        });
+        return;
+      }
+      const { conversationId, senderId } = message;
+      const receiverId = message.receiverId as string;
       // The recipient's sockets and the sender's others: one payload, one broadcast.
       realtime.emitToUser([receiverId, senderId], CHAT_EVENTS.newMessage, message, {
         exceptSocketId: options.exceptSocketId,
@@ -427,6 +381,10 @@ export function createChatService(deps: ChatServiceDeps) {
 
     /** The recipient's client has them; the sender (only) hears `messagesDelivered`. */
     async markDelivered(userId: string, conversationId: string, messageIds?: readonly string[]): Promise<string[]> {
+      if (await groupOf(conversationId)) {
+        const group = await memberOfAny(userId, conversationId);
+        return messages.markDelivered(group.conversationId, userId, messageIds, clock.now());
+      }
       const found = await receiptAccess(userId, conversationId);
       // A block ends receipts too: neither side learns anything more of the other (docs/decisions/0012).
       if (found.status === 'blocked') return [];
@@ -452,6 +410,10 @@ export function createChatService(deps: ChatServiceDeps) {
       messageIds?: readonly string[],
       upToMessageId?: string,
     ): Promise<ReadOutcome> {
+      if (await groupOf(conversationId)) {
+        const group = await memberOfAny(userId, conversationId);
+        if (group.kind === 'group') return deps.groups.markRead(userId, group, messageIds, upToMessageId);
+      }
       const found = await receiptAccess(userId, conversationId);
       const id = found.conversationId;
       const outcome = await messages.markRead(id, userId, messageIds, clock.now(), upToMessageId);
@@ -511,7 +473,7 @@ export function createChatService(deps: ChatServiceDeps) {
 
     /** `joinConversation`: only a participant may join its room (404 otherwise). */
     async join(userId: string, conversationId: string): Promise<string> {
-      return (await member(userId, conversationId)).conversationId;
+      return (await memberOfAny(userId, conversationId)).conversationId;
     },
 
     /**
@@ -522,7 +484,9 @@ export function createChatService(deps: ChatServiceDeps) {
      * costs a moment of indicator, not a stuck one.
      */
     async typing(userId: string, input: TypingInput): Promise<void> {
-      const found = await member(userId, input.conversationId);
+      const any = await memberOfAny(userId, input.conversationId);
+      if (any.kind === 'group') return deps.groups.typing(userId, any, input.isTyping);
+      const found = any;
       if (!found.isLive) return;
       const event = { userId, conversationId: found.conversationId, isTyping: input.isTyping };
       realtime.emitToUser(otherOf(found, userId), CHAT_EVENTS.userTyping, event, { volatile: true });
@@ -544,42 +508,5 @@ export function createChatService(deps: ChatServiceDeps) {
         isSuperlike: event.swipeType === 'superlike',
       });
     },
-
-    /** What the sync (docs/decisions/0010) reads from the chat. */
-    syncSource: {
-      kinds: ['conversation', 'message'],
-      prepare: (userId: string) => conversations.ensureParticipants(userId, clock.now()),
-      async load(userId: string, ids: ReadonlyMap<string, readonly string[]>) {
-        const [views, rows] = await Promise.all([
-          conversations.findViews(userId, ids.get('conversation') ?? []),
-          messages.findForUser(userId, ids.get('message') ?? []),
-        ]);
-        const people = await conversations.findPeople(rows.map((row) => row.senderId));
-        return {
-          conversations: views.filter((view) => !view.isHidden).map(toSummary),
-          removedConversationIds: views.filter((view) => view.isHidden).map((view) => view.conversationId),
-          messages: rows
-            .sort((a, b) =>
-              a.conversationId === b.conversationId ? a.seq - b.seq : a.createdAt.getTime() - b.createdAt.getTime(),
-            )
-            .map((row) => toChatMessage(row, people.get(row.senderId) ?? { name: '', photo: null })),
-        } satisfies Partial<Omit<SyncResponse, 'success' | 'cursor' | 'hasMore'>>;
-      },
-    } satisfies SyncSource,
   };
-}
-
-/** An AppError's parts, for a socket acknowledgement. */
-export function ackError(failure: unknown): { ok: false; message: string; status: number; errorType?: string } {
-  // A database or Redis outage is a 503 (a full disk 507) the outbox retries, not a 500.
-  const error = asDependencyError(failure) ?? failure;
-  if (error instanceof AppError) {
-    return {
-      ok: false,
-      message: error.message,
-      status: error.statusCode,
-      ...(error.errorType ? { errorType: error.errorType } : {}),
-    };
-  }
-  return { ok: false, message: M.actionFailed, status: 500 };
 }

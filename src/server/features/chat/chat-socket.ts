@@ -1,5 +1,5 @@
 import type { DefaultEventsMap, Server, Socket } from 'socket.io';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import {
   type ClientToServerEvents,
@@ -17,7 +17,8 @@ import {
 import type { Logger } from '../../logger.ts';
 import { type SocketAuth, userRoom } from '../../plugins/realtime-auth.ts';
 import { checkInput } from '../../validation.ts';
-import { ackError, type ChatRealtime, type ChatService } from './chat-service.ts';
+import { ackError } from './chat-mapping.ts';
+import type { ChatRealtime, ChatService } from './chat-service.ts';
 
 /** What the auth and presence layers keep on each socket. */
 type ChatSocketData = { auth?: SocketAuth; visible?: boolean };

@@ -1,8 +1,15 @@
 import { LRUCache } from 'lru-cache';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
 
-/** A conversation as the membership checks see it: its two users never change; `isLive` can end. */
-export type Membership = { conversationId: string; userA: string; userB: string; isLive: boolean };
+/** A match as the membership checks see it: its two users never change; `isLive` can end. */
+export type PairMembership = { kind: 'match'; conversationId: string; userA: string; userB: string; isLive: boolean };
+/** A group (docs/decisions/0056): its current members (`group-changed` on the bus when they change). */
+export type GroupMembership = { kind: 'group'; conversationId: string; members: readonly string[]; isLive: boolean };
+export type Membership = PairMembership | GroupMembership;
+
+/** Whether the user is one of the conversation's (current) members. */
+export const hasMember = (found: Membership, userId: string) =>
+  found.kind === 'group' ? found.members.includes(userId) : found.userA === userId || found.userB === userId;
 
 const SIZE = 50_000;
 /** A safety net like the sessions' (docs/decisions/0018 §2): a lost `pair-ended` heals within it. */
@@ -16,8 +23,8 @@ export type MembershipCache = ReturnType<typeof createMembershipCache>;
  * Which users a conversation has, and whether it is still live, per node (docs/decisions/0018 §5):
  * an event for a conversation the user is not in is refused from memory once the conversation is
  * known; an unknown id costs one read, then is cached (negative entries too, for 5 s). `pair-ended`
- * on the invalidation bus (unmatch, block, deletion; any node) marks it ended at once; `reset`
- * forgets everything. Writes never trust `isLive`: their SQL re-checks under the row lock.
+ * on the invalidation bus (unmatch, block, deletion; any node) marks it ended at once,
+ * `group-changed` (a group's members or state) forgets it; `reset` forgets everything. Writes never trust `isLive`: their SQL re-checks under the row lock.
  */
 export function createMembershipCache(deps: {
   bus: InvalidationBus;
@@ -32,6 +39,9 @@ export function createMembershipCache(deps: {
         if (entry) known.set(id, { ...entry, isLive: false });
         else known.delete(id);
       }
+    } else if (event.type === 'group-changed') {
+      // Read again on next use: the change is committed before it is published.
+      for (const id of event.conversationIds) known.delete(id);
     }
   });
   return {
@@ -43,10 +53,10 @@ export function createMembershipCache(deps: {
       known.set(conversationId, loaded ?? false, loaded ? {} : { ttl: NEGATIVE_TTL_MS });
       return loaded;
     },
-    /** Whether the user is one of the two (no I/O once the conversation is known). */
+    /** Whether the user is one of its members (no I/O once the conversation is known). */
     async isMember(userId: string, conversationId: string): Promise<Membership | undefined> {
       const found = await this.get(conversationId);
-      return found && (found.userA === userId || found.userB === userId) ? found : undefined;
+      return found && hasMember(found, userId) ? found : undefined;
     },
     /**
      * What this node knows without I/O: the membership, `false` for an id known not to exist, or
@@ -54,7 +64,7 @@ export function createMembershipCache(deps: {
      */
     peek: (conversationId: string): Membership | false | undefined => known.get(conversationId),
     /** A write's statement read the conversation itself (a cold send): keep what it saw. */
-    remember(membership: Membership) {
+    remember(membership: PairMembership) {
       if (!known.has(membership.conversationId)) known.set(membership.conversationId, membership);
     },
     /** This node learned of a change itself (a new conversation, a refused write): forget it. */

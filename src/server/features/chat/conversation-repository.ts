@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { appendChanges, type Change, rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
+import { rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
+import type { Membership } from './conversation-membership.ts';
 
 /** One user's view of a conversation, as the list, the sync and every mutation return it. */
 export type ConversationView = {
@@ -16,6 +17,9 @@ export type ConversationView = {
   isArchived: boolean;
   isHidden: boolean;
   unreadCount: number;
+  /** The other member's cursors: the caller's messages up to them are read / delivered. */
+  otherReadSeq: number;
+  otherDeliveredSeq: number;
   updatedAt: Date;
   lastMessage: { text: string; at: Date; senderId: string; isRead: boolean } | null;
 };
@@ -50,6 +54,8 @@ type ViewRow = {
   is_archived: boolean;
   is_hidden: boolean;
   unread_count: number;
+  other_read_seq: number | null;
+  other_delivered_seq: number | null;
   updated_at: Date | string;
   last_message_preview: string | null;
   last_message_at: Date | string | null;
@@ -84,6 +90,8 @@ function toView(row: ViewRow): ConversationView {
     isArchived: row.is_archived,
     isHidden: row.is_hidden,
     unreadCount: Number(row.unread_count),
+    otherReadSeq: Number(row.other_read_seq ?? 0),
+    otherDeliveredSeq: Number(row.other_delivered_seq ?? 0),
     updatedAt: asDate(row.updated_at),
     lastMessage:
       row.last_message_at && row.last_message_sender_id
@@ -97,7 +105,17 @@ function toView(row: ViewRow): ConversationView {
   };
 }
 
-/** One user's participant rows, joined with the conversation and the other user. */
+/**
+ * Member `p`'s unread messages in its conversation `c` (docs/decisions/0041): those from others
+ * after its read cursor, an index range on (conversation_id, seq), capped at `UNREAD_CAP` (the UI
+ * shows 99+). Nothing is read when the cursor is at the conversation's last seq.
+ */
+export const UNREAD_CAP = 100;
+export const unreadOf = sql`case when c.last_seq > p.last_read_seq then (select count(*)::int from (
+    select 1 from messages m where m.conversation_id = p.conversation_id and m.seq > p.last_read_seq
+      and m.sender_id <> p.user_id limit ${sql.raw(String(UNREAD_CAP))}) as u) else 0 end`;
+
+/** One user's participant rows, joined with the conversation, the other user and their member row. */
 function viewQuery(userId: string, where: SQL, tail: SQL = sql``) {
   return sql`
     select c.id as conversation_id,
@@ -107,22 +125,24 @@ function viewQuery(userId: string, where: SQL, tail: SQL = sql``) {
       ${effectiveStatus} as status,
       c.swipe_type as match_swipe_type,
       p.swipe_type as own_swipe_type,
-      p.is_pinned, p.is_muted, p.is_archived, p.is_hidden, p.unread_count,
+      p.is_pinned, p.is_muted, p.is_archived, p.is_hidden, ${unreadOf} as unread_count,
+      op.last_read_seq as other_read_seq, greatest(op.delivered_seq, op.last_read_seq) as other_delivered_seq,
       c.updated_at, c.last_message_preview, c.last_message_at, c.last_message_sender_id,
-      (m.read_at is not null) as last_message_read,
+      (case when c.last_message_sender_id = p.user_id then coalesce(op.last_read_seq, 0)
+        else p.last_read_seq end) >= c.last_seq as last_message_read,
       (count(*) over ())::int as total
     from conversation_participants p
     join conversations c on c.id = p.conversation_id
     join users o on o.id = case when c.user_a = ${userId}::uuid then c.user_b else c.user_a end
     left join profiles pr on pr.user_id = o.id
-    left join messages m on m.id = c.last_message_id
+    left join conversation_participants op on op.conversation_id = c.id and op.user_id = o.id
     where p.user_id = ${userId}::uuid and ${where}
     ${tail}`;
 }
 
 /**
- * Inserts the missing participant rows of one conversation (both users); returns the users whose
- * row is new, so their sync learns about the conversation.
+ * Inserts the missing member rows of one conversation (both users), cursors at 0; returns the
+ * users whose row is new.
  */
 export async function ensureConversationParticipants(
   executor: SqlExecutor,
@@ -133,18 +153,24 @@ export async function ensureConversationParticipants(
     insert into conversation_participants (conversation_id, user_id, updated_at)
     select c.id, u.user_id, ${now} from conversations c
     cross join lateral (values (c.user_a), (c.user_b)) as u(user_id)
-    where c.id = ${conversationId}::uuid
+    where c.id = ${conversationId}::uuid and u.user_id is not null
     on conflict do nothing
     returning user_id`);
   return rowsOf<{ user_id: string }>(inserted).map((row) => row.user_id);
 }
 
-/** The user's total of unread messages (hidden and blocked conversations left out). */
+/**
+ * The user's total of unread messages (hidden and blocked conversations left out): the sum of the
+ * capped per-conversation counts, read only where the cursor is behind (docs/decisions/0041).
+ * Matches only: a group's unread is its own (`/api/groups`), as groups stay out of the spec's
+ * lists (docs/decisions/0056).
+ */
 export async function unreadTotal(executor: SqlExecutor, userId: string): Promise<number> {
   const result = await executor.execute(sql`
-    select coalesce(sum(p.unread_count), 0)::int as total
+    select coalesce(sum(${unreadOf}), 0)::int as total
     from conversation_participants p join conversations c on c.id = p.conversation_id
-    where p.user_id = ${userId}::uuid and not p.is_hidden and not ${blockedPair}`);
+    where p.user_id = ${userId}::uuid and c.last_seq > p.last_read_seq and not p.is_hidden and c.kind = 'match'
+      and not ${blockedPair}`);
   return Number(rowsOf<{ total: number }>(result)[0]?.total ?? 0);
 }
 
@@ -156,50 +182,47 @@ export function createConversationRepository(db: Database) {
     rowsOf<ViewRow>(await db.execute(viewQuery(userId, where, tail)));
 
   return {
-    /** A conversation's two users and whether it is live (not ended, not blocked); the membership cache's source. */
-    async findMembership(
-      conversationId: string,
-    ): Promise<{ conversationId: string; userA: string; userB: string; isLive: boolean } | undefined> {
-      const row = rowsOf<{ id: string; user_a: string; user_b: string; status: string }>(
-        await db.execute(sql`select c.id, c.user_a, c.user_b, ${effectiveStatus} as status
+    /**
+     * A conversation's two users (a match) or current members (a group) and whether it is live
+     * (not ended, not blocked, not closed); the membership cache's source.
+     */
+    async findMembership(conversationId: string): Promise<Membership | undefined> {
+      const row = rowsOf<{
+        id: string;
+        kind: string;
+        user_a: string;
+        user_b: string;
+        group_members: string[] | null;
+        status: string;
+      }>(
+        await db.execute(sql`select c.id, c.kind, c.user_a, c.user_b, c.group_members, ${effectiveStatus} as status
           from conversations c where c.id = ${conversationId}::uuid`),
       )[0];
-      return row && { conversationId: row.id, userA: row.user_a, userB: row.user_b, isLive: row.status === 'active' };
+      if (!row) return undefined;
+      const isLive = row.status === 'active';
+      if (row.kind === 'group') {
+        return { kind: 'group', conversationId: row.id, members: row.group_members ?? [], isLive };
+      }
+      return { kind: 'match', conversationId: row.id, userA: row.user_a, userB: row.user_b, isLive };
     },
 
     /**
-     * Creates the user's missing participant rows (conversations the swipes feature made) and
-     * tells the user's sync about them. One cheap statement when nothing is missing.
+     * Creates the user's missing member rows (conversations the swipes feature made); a new row's
+     * `changed_xid` brings the conversation to the user's sync. One cheap statement when nothing is missing.
      */
     async ensureParticipants(userId: string, now: Date): Promise<void> {
-      await db.transaction(async (tx) => {
-        const inserted = rowsOf<{ conversation_id: string }>(
-          await tx.execute(sql`
-            insert into conversation_participants (conversation_id, user_id, updated_at)
-            select c.id, ${userId}::uuid, ${now} from conversations c
-            where (c.user_a = ${userId}::uuid or c.user_b = ${userId}::uuid)
-              and not exists (select 1 from conversation_participants p
-                where p.conversation_id = c.id and p.user_id = ${userId}::uuid)
-            on conflict do nothing
-            returning conversation_id`),
-        );
-        if (inserted.length === 0) return;
-        const changes: Change[] = inserted.map((row) => ({
-          userId,
-          kind: 'conversation',
-          entityId: row.conversation_id,
-        }));
-        await appendChanges(tx, changes, now);
-      });
+      await db.execute(sql`
+        insert into conversation_participants (conversation_id, user_id, updated_at)
+        select c.id, ${userId}::uuid, ${now} from conversations c
+        where (c.user_a = ${userId}::uuid or c.user_b = ${userId}::uuid)
+          and not exists (select 1 from conversation_participants p
+            where p.conversation_id = c.id and p.user_id = ${userId}::uuid)
+        on conflict do nothing`);
     },
 
-    /** Both participants' rows of one conversation, with their sync told (a new match). */
+    /** Both members' rows of one conversation (a new match). */
     async ensureConversation(conversationId: string, now: Date): Promise<void> {
-      await db.transaction(async (tx) => {
-        const users = await ensureConversationParticipants(tx, conversationId, now);
-        const changes: Change[] = users.map((userId) => ({ userId, kind: 'conversation', entityId: conversationId }));
-        if (changes.length > 0) await appendChanges(tx, changes, now);
-      });
+      await ensureConversationParticipants(db, conversationId, now);
     },
 
     /** The user's access to a conversation; undefined when the user is not one of its two. */
@@ -262,32 +285,36 @@ export function createConversationRepository(db: Database) {
       return { views: rows.map(toView), total: Number(rows[0]?.total ?? 0) };
     },
 
-    /** The user's views of these conversations (hidden ones too: the sync reports them gone). */
-    async findViews(userId: string, conversationIds: readonly string[]): Promise<ConversationView[]> {
-      if (conversationIds.length === 0) return [];
-      const ids = sql.join(
-        conversationIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      );
-      return (await views(userId, sql`c.id in (${ids})`)).map(toView);
+    /**
+     * The user's views of the conversations changed in transactions from `horizon` on: the
+     * conversation's row, the user's member row, or another member's receipt cursors (hidden ones
+     * too: the sync reports them gone).
+     */
+    async findChangedViews(executor: SqlExecutor, userId: string, horizon: string): Promise<ConversationView[]> {
+      const changed =
+        horizon === '0'
+          ? sql`true`
+          : sql`(c.changed_xid >= ${horizon}::xid8 or p.changed_xid >= ${horizon}::xid8
+              or exists (select 1 from conversation_participants x where x.conversation_id = c.id
+                and x.user_id <> p.user_id and x.receipt_xid >= ${horizon}::xid8))`;
+      return rowsOf<ViewRow>(await executor.execute(viewQuery(userId, changed))).map(toView);
     },
 
     async findView(userId: string, conversationId: string): Promise<ConversationView | undefined> {
       return (await views(userId, sql`c.id = ${conversationId}::uuid`)).map(toView)[0];
     },
 
-    /** Changes the user's own flags and tells the user's sync. */
+    /** Changes the user's own flags (and its `changed_xid`, for the user's sync). */
     async updateParticipant(userId: string, conversationId: string, patch: ParticipantPatch, now: Date): Promise<void> {
       await db.transaction(async (tx) => {
         await ensureConversationParticipants(tx, conversationId, now);
-        const sets: SQL[] = [sql`updated_at = ${now}`];
+        const sets: SQL[] = [sql`updated_at = ${now}`, sql`changed_xid = pg_current_xact_id()`];
         if (patch.isPinned !== undefined) sets.push(sql`is_pinned = ${patch.isPinned}`);
         if (patch.isMuted !== undefined) sets.push(sql`is_muted = ${patch.isMuted}`);
         if (patch.isArchived !== undefined) sets.push(sql`is_archived = ${patch.isArchived}`);
         if (patch.swipeType !== undefined) sets.push(sql`swipe_type = ${patch.swipeType}`);
         await tx.execute(sql`update conversation_participants set ${sql.join(sets, sql`, `)}
           where conversation_id = ${conversationId}::uuid and user_id = ${userId}::uuid`);
-        await appendChanges(tx, [{ userId, kind: 'conversation', entityId: conversationId }], now);
       });
     },
 
@@ -305,15 +332,12 @@ export function createConversationRepository(db: Database) {
         if (locked?.status !== 'active') return false;
         await ensureConversationParticipants(tx, conversationId, now);
         await tx.execute(sql`update conversations
-          set status = 'unmatched', unmatched_by = ${userId}::uuid, unmatched_at = ${now}, updated_at = ${now}
+          set status = 'unmatched', unmatched_by = ${userId}::uuid, unmatched_at = ${now}, updated_at = ${now},
+            changed_xid = pg_current_xact_id()
           where id = ${conversationId}::uuid`);
-        await tx.execute(sql`update conversation_participants set is_hidden = true, unread_count = 0, updated_at = ${now}
+        await tx.execute(sql`update conversation_participants set is_hidden = true, updated_at = ${now},
+            changed_xid = pg_current_xact_id()
           where conversation_id = ${conversationId}::uuid and user_id = ${userId}::uuid`);
-        await appendChanges(
-          tx,
-          [locked.user_a, locked.user_b].map((id) => ({ userId: id, kind: 'conversation', entityId: conversationId })),
-          now,
-        );
         return true;
       });
     },

@@ -1,99 +1,142 @@
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { DeliveryRepository, OwedGuard, PendingDelivery } from './delivery-repository.ts';
 
-/**
- * How a drain's `deliver` retires rows: with their notifications (`owed`, the guard of the one
- * statement that writes them), or without (`done`, one statement for all of them).
- */
-export type DeliveryRows = { owed: OwedGuard; done(messageIds: readonly string[]): Promise<void> };
+/** A drain's `deliver`: the batch's notifications, written by one statement guarded by `owed`. */
+export type DeliveryRows = { owed: OwedGuard };
 
-/** A lease a drain holds on its rows; a holder that died is replaced after it. */
-export const DELIVERY_LEASE_MS = 15_000;
+/** How often a node sharing its database looks for work a dead node left (and how quiet it must be). */
+export const DELIVERY_SWEEP_MS = 15_000;
+/** How long a kick waits for more sends to join its batch. */
+const GATHER_MS = 20;
+/** After a failed drain (the database away), the next try. */
+const RETRY_MS = 1_000;
+/** Conversations per claim. */
 const BATCH = 200;
 
 export type DeliveryDrain = ReturnType<typeof createDeliveryDrain>;
 
 /**
- * The work after a message's acknowledgement (docs/decisions/0020): the recipient's notification
- * and push, off the send path, coalesced (per batch one claim, one statement for its notifications,
- * one for its skipped rows, one presence lookup per recipient and conversation) and durable (each row was written by the message's own statement
- * and is deleted only once done, so a process killed right after an ack leaves it to the next
- * drain: at start, on a timer, or on any node's next message). Exactly once: a row is deleted by
- * the very statement that stores its notification (docs/decisions/0035), so a kill leaves either
- * both or neither, and two drains holding one row (a lease taken over) notify once.
+ * The work after a message's acknowledgement (docs/decisions/0041): the recipient's notification
+ * and push, off the send path, coalesced (per batch of conversations one claim, one statement for
+ * the notifications, one for the cursors, one presence lookup per recipient and conversation) and
+ * durable as cursors: a member is owed what is above its `notified_seq`. While the node runs the
+ * conversations to drain are an in-memory dirty set (a send adds its conversation); at start one
+ * query finds what a previous process left, and a node that shares its database also sweeps for
+ * conversations quiet for a while that still owe (a dead node's). Exactly once: the notifications'
+ * statement moves the cursor (`owed`), so a kill leaves either both or neither, and two drains
+ * holding one conversation notify once.
  */
 export function createDeliveryDrain(deps: {
   deliveries: DeliveryRepository;
   /**
-   * The batch's notifications, in order (skipping muted and on-screen conversations): written by
-   * one statement with `owed` (which deletes the rows) as its guard; the skipped ones go with `done`.
+   * The batch's notifications, in order (skipping muted and on-screen conversations), with
+   * `rows.owed` as their statement's guard; answers the messages it handed to that statement.
    */
-  deliver(batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<void>;
+  deliver(batch: readonly PendingDelivery[], rows: DeliveryRows): Promise<readonly PendingDelivery[]>;
   clock: Clock;
   logger: Logger;
-  /** Take over every lease at start: true when this is the only node (embedded). */
+  /** No other node shares the database: the start-up query is the only sweep needed. */
   isSoleNode: boolean;
 }) {
+  const dirty = new Set<string>();
   let running: Promise<void> | undefined;
-  let again = false;
   let timer: NodeJS.Timeout | undefined;
   let isClosed = false;
 
-  const drain = async (takeOverAll: boolean) => {
-    for (;;) {
-      const now = deps.clock.now();
-      const staleBefore = takeOverAll ? new Date(now.getTime() + 1) : new Date(now.getTime() - DELIVERY_LEASE_MS);
-      const batch = await deps.deliveries.claim(now, staleBefore, BATCH);
-      if (batch.length === 0) return;
-      // Each row goes in the statement that stores its notification (docs/decisions/0035): a
-      // process killed mid-batch leaves exactly the rows whose notification is not stored.
-      await deps.deliver(batch, {
-        owed: deps.deliveries.owed,
-        done: (messageIds) => deps.deliveries.complete(messageIds),
-      });
-      if (batch.length < BATCH) return;
+  const drainDirty = async () => {
+    while (dirty.size > 0 && !isClosed) {
+      const ids = [...dirty].slice(0, BATCH);
+      for (const id of ids) dirty.delete(id);
+      try {
+        const { pending, marks } = await deps.deliveries.claim(ids);
+        const notified = pending.length > 0 ? await deps.deliver(pending, { owed: deps.deliveries.owed }) : [];
+        // The notifications' guard moved the cursors of conversations all of whose owed messages
+        // it took; the others (something skipped: muted, on screen; or nothing owed) move here.
+        const taken = new Set(notified.map((one) => one.messageId));
+        const open = new Set(marks.map((mark) => mark.conversationId));
+        for (const one of pending) if (taken.has(one.messageId)) open.delete(one.conversationId);
+        for (const one of pending) if (!taken.has(one.messageId)) open.add(one.conversationId);
+        await deps.deliveries.complete(marks.filter((mark) => open.has(mark.conversationId)));
+      } catch (error) {
+        // Still owed: the cursors did not move past what failed; the next kick or sweep retries.
+        for (const id of ids) dirty.add(id);
+        throw error;
+      }
     }
   };
 
-  const start = (takeOverAll = false) => {
-    if (isClosed) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain(takeOverAll)
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'chat: delivery drain failed'))
+  let retry: NodeJS.Timeout | undefined;
+  let scheduled: NodeJS.Timeout | undefined;
+  const start = () => {
+    if (isClosed || running) return;
+    running = drainDirty()
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error }, 'chat: delivery drain failed');
+        // The work stays dirty (and owed in the database): try again soon, without a new send.
+        clearTimeout(retry);
+        retry = setTimeout(start, RETRY_MS);
+        retry.unref();
+      })
       .finally(() => {
         running = undefined;
-        if (again && !isClosed) {
-          again = false;
-          setImmediate(() => start());
-        }
       });
   };
 
+  const sweep = async (quietBefore?: Date) => {
+    try {
+      for (const id of await deps.deliveries.findOwed(10_000, quietBefore)) dirty.add(id);
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'chat: delivery sweep failed');
+    }
+    start();
+  };
+
+  let swept: Promise<void> = Promise.resolve();
+
   return {
-    /** A message was stored: drain soon (many sends in one tick make one drain). */
-    kick() {
-      if (running) again = true;
-      else setImmediate(() => start());
+    /** A message of this conversation was stored: drain soon (many sends in one tick make one drain). */
+    kick(conversationId: string) {
+      dirty.add(conversationId);
+      if (running || scheduled) return;
+      // A moment's wait gathers the sends of that moment into one batch (notifications are not
+      // latency-critical; two statements a batch whatever its size).
+      scheduled = setTimeout(() => {
+        scheduled = undefined;
+        start();
+      }, GATHER_MS);
+      scheduled.unref();
     },
-    /** At start: what a previous process left (all of it when this is the only node), then every lease period. */
+    /** At start: what a previous process left; a node sharing its database then sweeps periodically. */
     begin() {
-      start(deps.isSoleNode);
-      timer = setInterval(() => start(), DELIVERY_LEASE_MS);
+      swept = sweep();
+      if (deps.isSoleNode) return;
+      timer = setInterval(() => {
+        swept = sweep(new Date(deps.clock.now().getTime() - DELIVERY_SWEEP_MS));
+      }, DELIVERY_SWEEP_MS);
       timer.unref();
     },
     /** Stops taking new batches and waits for the one running. */
     async close() {
       isClosed = true;
       clearInterval(timer);
+      clearTimeout(retry);
+      clearTimeout(scheduled);
+      await swept;
       await running;
     },
-    /** Resolves when nothing is being drained (tests). */
+    /** Resolves when nothing is being drained and nothing is dirty (tests). */
     async whenIdle() {
-      while (running) await running;
+      await swept;
+      // Bounded: a drain that keeps failing (its database gone) leaves its work dirty.
+      for (let round = 0; round < 10 && (running || dirty.size > 0); round += 1) {
+        if (!running) {
+          clearTimeout(scheduled);
+          scheduled = undefined;
+          start();
+        }
+        await running;
+      }
     },
   };
 }

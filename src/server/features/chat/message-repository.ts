@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Database, preparedStatement } from '../../db/client.ts';
-import { type MessageRow, messages } from '../../db/schema/index.ts';
-import { appendChanges, type Change, rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
-import { ensureConversationParticipants, unreadTotal } from './conversation-repository.ts';
+import type { MessageRow } from '../../db/schema/index.ts';
+import { rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
+import { ensureConversationParticipants, UNREAD_CAP, unreadTotal } from './conversation-repository.ts';
 
-export type { MessageRow };
+/** A message as the chat reads it: its row, and its receipt state derived from the receiver's cursors. */
+export type StoredMessageRow = Omit<MessageRow, 'xid'> & { isRead: boolean; isDelivered: boolean };
 
 export type Person = { name: string; photo: string | null };
 
@@ -13,10 +14,10 @@ export type Person = { name: string; photo: string | null };
 export type InsertOutcome =
   | {
       kind: 'created';
-      message: MessageRow;
+      message: StoredMessageRow;
       /** The sender's display name and first photo, as of this send. */
       sender: Person;
-      /** The recipient's unread messages in this conversation, and in all. */
+      /** The recipient's unread messages in this conversation, and in all (capped: docs/decisions/0041). */
       receiverUnread: number;
       receiverTotalUnread: number;
       isReceiverMuted: boolean;
@@ -24,7 +25,7 @@ export type InsertOutcome =
       pair: { userA: string; userB: string };
     }
   /** The sender's clientId was already used: the original message, nothing new stored. */
-  | { kind: 'repeat'; message: MessageRow; sender: Person }
+  | { kind: 'repeat'; message: StoredMessageRow; sender: Person }
   /** The conversation is no longer active (unmatched or blocked). */
   | { kind: 'inactive' }
   /** The sender's session was revoked or ended (checked by the statement itself). */
@@ -39,6 +40,8 @@ export type ReceiptOutcome = {
   /** The reader's unread messages left in this conversation, and in all (read receipts only). */
   conversationUnread: number;
   totalUnread: number;
+  /** The reader's read cursor after the mark (a group's members hear it: «Leído por N»). */
+  readSeq: number;
 };
 
 /** The conversation's last-message preview (the list shows one line). */
@@ -54,27 +57,44 @@ type SendRow = {
   user_b: string | null;
   sender_name: string | null;
   sender_photo: string | null;
-  unread_count: number | null;
+  unread_before: number | null;
   is_muted: boolean | null;
-  total: number | null;
+  total_elsewhere: number | null;
 };
 
 /**
  * The send statement's text, one for every message (a named statement: docs/decisions/0037).
  * $1 message id, $2 conversation, $3 sender, $4 session, $5 text, $6 preview, $7 clientId,
  * $8 now, $9 the receiver the client named (or null).
+ *
+ * It writes **one row and one HOT update** (docs/decisions/0041): the conversation's seq, preview
+ * and `changed_xid` (none indexed), and the message. The rest only reads: the sender's name, the
+ * receiver's member row and its unread counts, derived from its read cursor. The main query's
+ * snapshot does not hold the new message, so the receiver's unread here is one more than it reads.
  */
-const SEND_STATEMENT = `
-  with prior as (
+/**
+ * What every send statement (a match's, a group's: docs/decisions/0056) starts with, over the same
+ * parameters ($1 message id, $3 sender, $4 session, $6 preview, $7 clientId, $8 now): the sender's
+ * earlier message of that clientId (`prior`), whether its session is live (`guard`), and the
+ * conversation update's `set` (next seq, preview, `changed_xid`).
+ */
+export const SEND_PRIOR_AND_GUARD = `prior as (
     select m.id from messages m
     where $7::text is not null and m.sender_id = $3::uuid and m.client_id = $7::text),
   guard as (
     select exists (select 1 from sessions s where s.id = $4::uuid and s.user_id = $3::uuid
-      and s.revoked_at is null and s.expires_at > $8::timestamptz) as is_session_live),
-  bumped as (
-    update conversations c set last_seq = c.last_seq + 1, last_message_id = $1::uuid,
+      and s.revoked_at is null and s.expires_at > $8::timestamptz) as is_session_live)`;
+export const SEND_BUMP = `update conversations c set last_seq = c.last_seq + 1, last_message_id = $1::uuid,
       last_message_preview = $6::text, last_message_at = $8::timestamptz,
-      last_message_sender_id = $3::uuid, updated_at = $8::timestamptz
+      last_message_sender_id = $3::uuid, updated_at = $8::timestamptz, changed_xid = pg_current_xact_id()`;
+/** The sender's name and photo (`su`, `sp`) for a send statement's answer. */
+export const SEND_SENDER_JOINS = `left join users su on su.id = $3::uuid
+  left join profiles sp on sp.user_id = su.id`;
+
+const SEND_STATEMENT = `
+  with ${SEND_PRIOR_AND_GUARD},
+  bumped as (
+    ${SEND_BUMP}
     where c.id = $2::uuid and c.status = 'active'
       and (c.user_a = $3::uuid or c.user_b = $3::uuid)
       and ($9::uuid is null or $9::uuid = case when c.user_a = $3::uuid then c.user_b else c.user_a end)
@@ -88,102 +108,76 @@ const SEND_STATEMENT = `
     insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
     select $1::uuid, $2::uuid, $3::uuid, b.receiver_id, $5::text, $7::text, b.last_seq, $8::timestamptz
     from bumped b
-    returning seq, receiver_id),
-  counted as (
-    insert into conversation_participants as p (conversation_id, user_id, unread_count, updated_at)
-    select $2::uuid, u.user_id, u.unread, $8::timestamptz
-    from inserted i cross join lateral (values ($3::uuid, 0), (i.receiver_id, 1)) as u(user_id, unread)
-    order by u.user_id
-    on conflict (conversation_id, user_id) do update
-      set unread_count = p.unread_count + 1, updated_at = excluded.updated_at
-      where excluded.unread_count = 1
-    returning p.user_id, p.unread_count, p.is_muted, p.is_hidden),
-  counters as (
-    insert into sync_counters (user_id, last_change)
-    select u.user_id, 2 from inserted i cross join lateral (values ($3::uuid), (i.receiver_id)) as u(user_id)
-    order by u.user_id
-    on conflict (user_id) do update set last_change = sync_counters.last_change + excluded.last_change
-    returning user_id, last_change),
-  changed as (
-    insert into user_changes (user_id, change_seq, kind, entity_id, created_at)
-    select k.user_id, k.last_change - e.from_last, e.kind, e.entity_id, $8::timestamptz
-    from counters k cross join (values (1::bigint, 'message', $1::uuid),
-      (0::bigint, 'conversation', $2::uuid)) as e(from_last, kind, entity_id)
-    on conflict (user_id, kind, entity_id)
-    do update set change_seq = excluded.change_seq, created_at = excluded.created_at
-    returning 1),
-  delivery as (
-    insert into chat_deliveries (message_id, created_at) select $1::uuid, $8::timestamptz from inserted
-    returning 1)
-  select (select seq from inserted) as seq,
-    (select receiver_id from inserted) as receiver_id,
+    returning seq, receiver_id)
+  select i.seq, i.receiver_id,
     (select id from prior) as prior_id,
     (select is_session_live from guard) as is_session_live,
     c.status, c.user_a, c.user_b,
     coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo,
-    r.unread_count, r.is_muted,
-    ((case when r.is_hidden then 0 else r.unread_count end) + coalesce((
-      select sum(o.unread_count) from conversation_participants o
-      join conversations oc on oc.id = o.conversation_id
-      where o.user_id = r.user_id and o.conversation_id <> $2::uuid
-        and not o.is_hidden and not exists (select 1 from blocks b
-          where (b.blocker_id = oc.user_a and b.blocked_id = oc.user_b)
-             or (b.blocker_id = oc.user_b and b.blocked_id = oc.user_a))), 0))::int as total,
-    (select count(*) from changed)::int + (select count(*) from delivery)::int as side_effects
+    case when i.seq is null then null else (select count(*)::int from (select 1 from messages m
+      where m.conversation_id = $2::uuid and m.seq > coalesce(r.last_read_seq, 0) and m.sender_id <> i.receiver_id
+      limit ${UNREAD_CAP - 1}) as u) end as unread_before,
+    r.is_muted,
+    case when i.seq is null then null else (select coalesce(sum(
+      case when c.last_seq > p.last_read_seq then (select count(*)::int from (select 1 from messages m
+        where m.conversation_id = p.conversation_id and m.seq > p.last_read_seq and m.sender_id <> p.user_id
+        limit ${UNREAD_CAP}) as u) else 0 end), 0)::int
+      from conversation_participants p join conversations c on c.id = p.conversation_id
+      where p.user_id = i.receiver_id and p.conversation_id <> $2::uuid and c.last_seq > p.last_read_seq
+        and not p.is_hidden and c.kind = 'match' and not exists (select 1 from blocks b
+          where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
+             or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))) end as total_elsewhere
   from (select 1) as one
+  left join inserted i on true
   left join conversations c on c.id = $2::uuid
-  left join users su on su.id = $3::uuid
-  left join profiles sp on sp.user_id = su.id
-  left join counted r on r.user_id <> $3::uuid`;
+  ${SEND_SENDER_JOINS}
+  left join conversation_participants r on r.conversation_id = $2::uuid and r.user_id = i.receiver_id`;
 
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
 
-const idList = (ids: readonly string[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
+type MessageSqlRow = {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  receiver_id: string;
+  text: string;
+  client_id: string | null;
+  seq: number;
+  created_at: Date | string;
+  is_read: boolean;
+  is_delivered: boolean;
+};
 
-/**
- * Locks the conversation row for the rest of the transaction: every write of a conversation
- * (send, receipts, unmatch) takes it first, so they run one at a time and before any sync counter.
- * A send also asks, in the same statement, for the id of the sender's message with its clientId.
- */
-async function lockConversation(
-  executor: SqlExecutor,
-  conversationId: string,
-  send?: { senderId: string; clientId: string | undefined },
-) {
-  const repeated = send?.clientId
-    ? sql`(select m.id from messages m
-        where m.sender_id = ${send.senderId}::uuid and m.client_id = ${send.clientId}::text)`
-    : sql`null::uuid`;
-  const sender = send
-    ? sql`left join users su on su.id = ${send.senderId}::uuid left join profiles sp on sp.user_id = su.id`
-    : sql``;
-  const result = await executor.execute(sql`
-    select c.user_a, c.user_b, c.status,
-      exists (select 1 from blocks b
-        where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
-           or (b.blocker_id = c.user_b and b.blocked_id = c.user_a)) as is_blocked,
-      ${repeated} as repeated_id,
-      ${send ? sql`coalesce(sp.name, su.name)` : sql`null::text`} as sender_name,
-      ${send ? sql`sp.photos->>0` : sql`null::text`} as sender_photo
-    from conversations c ${sender} where c.id = ${conversationId}::uuid for update of c`);
-  return rowsOf<{
-    user_a: string;
-    user_b: string;
-    status: string;
-    is_blocked: boolean;
-    repeated_id: string | null;
-    sender_name: string | null;
-    sender_photo: string | null;
-  }>(result)[0];
+/** Messages `m` with their receipt state from the receiver's member row `r` (joined by the caller). */
+const MESSAGE_COLUMNS = sql`m.id, m.conversation_id, m.sender_id, m.receiver_id, m.text, m.client_id, m.seq,
+  m.created_at, coalesce(r.last_read_seq >= m.seq, false) as is_read,
+  coalesce(greatest(r.delivered_seq, r.last_read_seq) >= m.seq, false) as is_delivered`;
+const RECEIVER_JOIN = sql`left join conversation_participants r
+  on r.conversation_id = m.conversation_id and r.user_id = m.receiver_id`;
+
+const toRow = (row: MessageSqlRow): StoredMessageRow => ({
+  id: row.id,
+  conversationId: row.conversation_id,
+  senderId: row.sender_id,
+  receiverId: row.receiver_id,
+  text: row.text,
+  clientId: row.client_id,
+  seq: Number(row.seq),
+  createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+  isRead: row.is_read === true,
+  isDelivered: row.is_delivered === true,
+});
+
+async function selectMessages(executor: SqlExecutor, where: SQL, tail: SQL = sql``): Promise<StoredMessageRow[]> {
+  const result = await executor.execute(
+    sql`select ${MESSAGE_COLUMNS} from messages m ${RECEIVER_JOIN} where ${where} ${tail}`,
+  );
+  return rowsOf<MessageSqlRow>(result).map(toRow);
 }
 
 /** A user's display name (profile, else account) and first photo. */
-async function findPerson(executor: SqlExecutor, userId: string): Promise<Person> {
+export async function findPerson(executor: SqlExecutor, userId: string): Promise<Person> {
   const row = rowsOf<{ name: string | null; photo: string | null }>(
     await executor.execute(sql`select coalesce(p.name, u.name) as name, p.photos->>0 as photo
       from users u left join profiles p on p.user_id = u.id where u.id = ${userId}::uuid`),
@@ -191,30 +185,108 @@ async function findPerson(executor: SqlExecutor, userId: string): Promise<Person
   return { name: row?.name ?? '', photo: row?.photo ?? null };
 }
 
+/**
+ * Moves one member's receipt cursor (`last_read_seq` with `delivered_seq`, or `delivered_seq`) up
+ * to `target` (a SQL seq; null moves nothing) and answers the messages to the member that the move
+ * covered, in seq order. The member row is locked first, so two marks at once answer each message once.
+ */
+async function moveCursor(
+  executor: SqlExecutor,
+  input: { conversationId: string; userId: string; target: SQL; isRead: boolean; now: Date },
+): Promise<{ ids: string[]; cursor: number }> {
+  const { conversationId, userId, target, isRead, now } = input;
+  const before = isRead ? sql`q.last_read_seq` : sql`greatest(q.delivered_seq, q.last_read_seq)`;
+  const sets = isRead
+    ? sql`last_read_seq = l.target, delivered_seq = greatest(p.delivered_seq, l.target)`
+    : sql`delivered_seq = l.target`;
+  const rows = rowsOf<{ before: number; after: number }>(
+    await executor.execute(sql`
+      update conversation_participants p set ${sets}, changed_xid = pg_current_xact_id(),
+        receipt_xid = pg_current_xact_id(), updated_at = ${now}
+      from (select q.conversation_id, q.user_id, ${before} as before, (${target})::int as target
+            from conversation_participants q
+            where q.conversation_id = ${conversationId}::uuid and q.user_id = ${userId}::uuid
+              and q.left_at is null for update of q) l
+      where p.conversation_id = l.conversation_id and p.user_id = l.user_id and l.target > l.before
+      returning l.before, l.target as after`),
+  )[0];
+  if (!rows) {
+    const current = rowsOf<{ seq: number }>(
+      await executor.execute(sql`select last_read_seq as seq from conversation_participants
+        where conversation_id = ${conversationId}::uuid and user_id = ${userId}::uuid`),
+    )[0];
+    return { ids: [], cursor: Number(current?.seq ?? 0) };
+  }
+  const ids = rowsOf<{ id: string }>(
+    await executor.execute(sql`select m.id from messages m
+      where m.conversation_id = ${conversationId}::uuid and ${toMember(userId)}
+        and m.seq > ${rows.before} and m.seq <= ${rows.after} order by m.seq`),
+  ).map((row) => row.id);
+  return { ids, cursor: Number(rows.after) };
+}
+
+/** Message `m` is to member `userId`: its receiver in a match, anyone but its sender in a group (no receiver). */
+const toMember = (userId: string) => sql`coalesce(m.receiver_id = ${userId}::uuid, m.sender_id <> ${userId}::uuid)`;
+
+/** The seq a mark reaches: the given ids' newest to the member, else `upTo`'s, else the conversation's last. */
+function markTarget(conversationId: string, userId: string, ids: readonly string[] | undefined, upToId?: string): SQL {
+  if (upToId) {
+    return sql`(select seq from messages where id = ${upToId}::uuid and conversation_id = ${conversationId}::uuid)`;
+  }
+  if (ids) {
+    return sql`(select max(m.seq) from messages m where m.conversation_id = ${conversationId}::uuid
+      and ${toMember(userId)} and m.id = any(${`{${ids.join(',')}}`}::uuid[]))`;
+  }
+  return sql`(select last_seq from conversations where id = ${conversationId}::uuid)`;
+}
+
+/** $1–$8 of a send statement (SEND_PRIOR_AND_GUARD's numbering). */
+export function sendParameters(
+  id: string,
+  input: { conversationId: string; senderId: string; sessionId: string; text: string; clientId?: string; now: Date },
+): unknown[] {
+  const { conversationId, senderId, sessionId, text, now } = input;
+  return [id, conversationId, senderId, sessionId, text, text.slice(0, PREVIEW_LENGTH), input.clientId ?? null, now];
+}
+
+export type PageOptions = { before: number | undefined; offset: number; limit: number };
+
+/**
+ * A page of a conversation's messages through `select` (a match's or a group's columns), newest
+ * first: `before` (a seq) is the keyset, otherwise `offset`. One more row than asked tells whether
+ * older ones exist.
+ */
+export async function pageOf<T>(
+  select: (where: SQL, tail: SQL) => Promise<T[]>,
+  conversationId: string,
+  options: PageOptions,
+): Promise<{ rows: T[]; hasMore: boolean }> {
+  const before = options.before === undefined ? sql`` : sql`and m.seq < ${options.before}`;
+  const rows = await select(
+    sql`m.conversation_id = ${conversationId}::uuid ${before}`,
+    sql`order by m.seq desc limit ${options.limit + 1} offset ${options.before === undefined ? options.offset : 0}`,
+  );
+  return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+}
+
 export type MessageRepository = ReturnType<typeof createMessageRepository>;
 
 export function createMessageRepository(db: Database) {
   const sendStatement = preparedStatement<SendRow>(db, 'chat_send_message', SEND_STATEMENT);
-  const findByClientId = async (executor: Pick<Database, 'select'>, senderId: string, clientId: string) => {
-    const [row] = await executor
-      .select()
-      .from(messages)
-      .where(and(eq(messages.senderId, senderId), eq(messages.clientId, clientId)));
-    return row;
-  };
+  const findByClientId = async (senderId: string, clientId: string) =>
+    (await selectMessages(db, sql`m.sender_id = ${senderId}::uuid and m.client_id = ${clientId}::text`))[0];
 
   return {
     /**
-     * Stores a message in **one statement** (docs/decisions/0020): an `UPDATE` of the conversation
-     * row takes its lock and the next seq only while the sender's session row is live, the sender
-     * is one of the two, the conversation is active and neither user blocks the other, and the
-     * sender's clientId is unused; then, from its one returned row, the message, the last-message
-     * preview, both participant rows (+1 unread for the recipient), both users' sync changes and
-     * the durable after-ack record (`chat_deliveries`). A block, unmatch or deletion committed on
-     * any node changes the conversation row, so the lock's re-check refuses the very next send.
-     * A clientId the sender already used answers the original message (QUALITY 13); two sends of
-     * one clientId at once: the second hits the unique key, the whole statement undoes itself and
-     * the original is answered.
+     * Stores a message in **one statement** (docs/decisions/0020, 0041): an `UPDATE` of the
+     * conversation row takes its lock and the next seq only while the sender's session row is
+     * live, the sender is one of the two, the conversation is active and neither user blocks the
+     * other, and the sender's clientId is unused; then the message row. Nothing else is written:
+     * counts, receipts, the sync and the notification owed are all derived from cursors. A block,
+     * unmatch or deletion committed on any node changes the conversation row, so the lock's
+     * re-check refuses the very next send. A clientId the sender already used answers the original
+     * message (QUALITY 13); two sends of one clientId at once: the second hits the unique key, the
+     * whole statement undoes itself and the original is answered.
      */
     async insert(input: {
       conversationId: string;
@@ -226,32 +298,23 @@ export function createMessageRepository(db: Database) {
       receiverId?: string;
       now: Date;
     }): Promise<InsertOutcome> {
-      const { conversationId, senderId, sessionId, text, clientId, now } = input;
+      const { conversationId, senderId, text, clientId, now } = input;
       const id = randomUUID();
       const cid = clientId ?? null;
       let row: SendRow | undefined;
       try {
-        [row] = await sendStatement([
-          id,
-          conversationId,
-          senderId,
-          sessionId,
-          text,
-          text.slice(0, PREVIEW_LENGTH),
-          cid,
-          now,
-          input.receiverId ?? null,
-        ]);
+        [row] = await sendStatement([...sendParameters(id, input), input.receiverId ?? null]);
       } catch (error) {
         // The same clientId stored by a concurrent send: this statement undid itself entirely.
         if (!cid || !isUniqueViolation(error)) throw error;
-        const original = await findByClientId(db, senderId, cid);
+        const original = await findByClientId(senderId, cid);
         if (!original) throw error;
         return { kind: 'repeat', message: original, sender: await findPerson(db, senderId) };
       }
       if (!row) throw new Error('message statement returned no row');
       const sender = { name: row.sender_name ?? '', photo: row.sender_photo };
       if (row.seq !== null) {
+        const receiverUnread = Math.min(UNREAD_CAP, Number(row.unread_before ?? 0) + 1);
         return {
           kind: 'created',
           message: {
@@ -263,18 +326,18 @@ export function createMessageRepository(db: Database) {
             clientId: cid,
             seq: Number(row.seq),
             createdAt: now,
-            deliveredAt: null,
-            readAt: null,
+            isRead: false,
+            isDelivered: false,
           },
           sender,
-          receiverUnread: Number(row.unread_count ?? 0),
-          receiverTotalUnread: Number(row.total ?? 0),
+          receiverUnread,
+          receiverTotalUnread: receiverUnread + Number(row.total_elsewhere ?? 0),
           isReceiverMuted: row.is_muted === true,
           pair: { userA: row.user_a as string, userB: row.user_b as string },
         };
       }
       if (row.prior_id && cid) {
-        const original = await findByClientId(db, senderId, cid);
+        const original = await findByClientId(senderId, cid);
         if (original) return { kind: 'repeat', message: original, sender };
       }
       if (!row.is_session_live) return { kind: 'revoked' };
@@ -291,32 +354,40 @@ export function createMessageRepository(db: Database) {
     async list(
       conversationId: string,
       options: { before: number | undefined; offset: number; limit: number },
-    ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
-      const rows = await db
-        .select()
-        .from(messages)
-        .where(
-          and(
-            eq(messages.conversationId, conversationId),
-            options.before === undefined ? undefined : lt(messages.seq, options.before),
-          ),
-        )
-        .orderBy(desc(messages.seq))
-        .limit(options.limit + 1)
-        .offset(options.before === undefined ? options.offset : 0);
-      return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+    ): Promise<{ rows: StoredMessageRow[]; hasMore: boolean }> {
+      return pageOf((where, tail) => selectMessages(db, where, tail), conversationId, options);
     },
 
-    /** Messages of these ids that the user sent or received (the sync). */
-    async findForUser(userId: string, ids: readonly string[]): Promise<MessageRow[]> {
-      if (ids.length === 0) return [];
-      return db
-        .select()
-        .from(messages)
-        .where(and(inArray(messages.id, [...ids]), or(eq(messages.senderId, userId), eq(messages.receiverId, userId))));
+    /**
+     * The sync's messages (docs/decisions/0041): in each conversation, those above the newest one
+     * written by a transaction below `horizon` (every message the client has not seen is above it),
+     * newest `limit` per conversation, in the answer's snapshot (`executor`).
+     */
+    async findSince(
+      executor: SqlExecutor,
+      conversationIds: readonly string[],
+      horizon: string,
+      limit: number,
+    ): Promise<StoredMessageRow[]> {
+      if (conversationIds.length === 0) return [];
+      const floor =
+        horizon === '0'
+          ? sql`0`
+          : sql`coalesce((select f.seq from messages f where f.conversation_id = k.id and f.xid < ${horizon}::xid8
+              order by f.seq desc limit 1), 0)`;
+      const result = await executor.execute(sql`
+        select ${MESSAGE_COLUMNS}
+        from unnest(${`{${conversationIds.join(',')}}`}::uuid[]) as k(id)
+        cross join lateral (select * from messages x where x.conversation_id = k.id and x.seq > ${floor}
+          order by x.seq desc limit ${limit}) m
+        ${RECEIVER_JOIN}`);
+      return rowsOf<MessageSqlRow>(result).map(toRow);
     },
 
-    /** The recipient's client has them: `delivered_at` on those not yet marked. */
+    /**
+     * The recipient's client has them: its `delivered_seq` moves up to the newest of `ids` (all
+     * when undefined); answers the messages that became delivered.
+     */
     async markDelivered(
       conversationId: string,
       receiverId: string,
@@ -325,31 +396,16 @@ export function createMessageRepository(db: Database) {
     ): Promise<string[]> {
       if (ids && ids.length === 0) return [];
       return db.transaction(async (tx) => {
-        const conversation = await lockConversation(tx, conversationId);
-        if (!conversation) return [];
-        const updated = rowsOf<{ id: string; sender_id: string }>(
-          await tx.execute(sql`with updated as (update messages set delivered_at = ${now}
-              where conversation_id = ${conversationId}::uuid and receiver_id = ${receiverId}::uuid
-                and delivered_at is null ${ids ? sql`and id in (${idList(ids)})` : sql``}
-              returning id, seq, sender_id)
-            select id, sender_id from updated order by seq`),
-        );
-        if (updated.length === 0) return [];
-        await appendChanges(
-          tx,
-          updated.flatMap((row): Change[] => [
-            { userId: receiverId, kind: 'message', entityId: row.id },
-            { userId: row.sender_id, kind: 'message', entityId: row.id },
-          ]),
-          now,
-        );
-        return updated.map((row) => row.id);
+        await ensureConversationParticipants(tx, conversationId, now);
+        const target = markTarget(conversationId, receiverId, ids);
+        return (await moveCursor(tx, { conversationId, userId: receiverId, target, isRead: false, now })).ids;
       });
     },
 
     /**
-     * The reader saw them (all of the conversation when `ids` is undefined, or all up to and
-     * including `upToId` when given): read, and delivered.
+     * The reader saw them (docs/decisions/0040, 0041): its `last_read_seq` moves up to the whole
+     * conversation when `ids` is undefined, up to `upToId` when given, or up to the newest of
+     * `ids` (the ones between are read too: the screen shows a contiguous history).
      */
     async markRead(
       conversationId: string,
@@ -359,52 +415,20 @@ export function createMessageRepository(db: Database) {
       upToId?: string,
     ): Promise<ReceiptOutcome> {
       return db.transaction(async (tx) => {
-        const conversation = await lockConversation(tx, conversationId);
-        if (!conversation)
-          return { messageIds: [], conversationUnread: 0, totalUnread: await unreadTotal(tx, readerId) };
-        const updated =
-          ids && ids.length === 0
-            ? []
-            : rowsOf<{ id: string; seq: number; sender_id: string }>(
-                await tx.execute(sql`with updated as (update messages
-                    set read_at = ${now}, delivered_at = coalesce(delivered_at, ${now})
-                    where conversation_id = ${conversationId}::uuid and receiver_id = ${readerId}::uuid
-                      and read_at is null ${ids ? sql`and id in (${idList(ids)})` : sql``}
-                      ${
-                        upToId
-                          ? sql`and seq <= (select seq from messages
-                              where id = ${upToId}::uuid and conversation_id = ${conversationId}::uuid)`
-                          : sql``
-                      }
-                    returning id, seq, sender_id)
-                  select id, seq, sender_id from updated order by seq`),
-              );
         await ensureConversationParticipants(tx, conversationId, now);
-        const maxSeq = updated.reduce((max, row) => Math.max(max, Number(row.seq)), 0);
-        const counted = rowsOf<{ unread_count: number }>(
-          await tx.execute(sql`update conversation_participants p set
-              unread_count = (select count(*)::int from messages m
-                where m.conversation_id = p.conversation_id and m.receiver_id = p.user_id and m.read_at is null),
-              last_read_seq = greatest(p.last_read_seq, ${maxSeq}),
-              updated_at = ${now}
-            where p.conversation_id = ${conversationId}::uuid and p.user_id = ${readerId}::uuid
-            returning p.unread_count`),
+        const target =
+          ids && ids.length === 0 && !upToId ? sql`null` : markTarget(conversationId, readerId, ids, upToId);
+        const moved = await moveCursor(tx, { conversationId, userId: readerId, target, isRead: true, now });
+        const left = rowsOf<{ n: number }>(
+          await tx.execute(sql`select count(*)::int as n from (select 1 from messages m
+            where m.conversation_id = ${conversationId}::uuid and m.seq > ${moved.cursor}
+              and m.sender_id <> ${readerId}::uuid limit ${UNREAD_CAP}) as u`),
         )[0];
-        if (updated.length > 0) {
-          const users = [conversation.user_a, conversation.user_b];
-          await appendChanges(
-            tx,
-            users.flatMap((userId): Change[] => [
-              { userId, kind: 'conversation', entityId: conversationId },
-              ...updated.map((row): Change => ({ userId, kind: 'message', entityId: row.id })),
-            ]),
-            now,
-          );
-        }
         return {
-          messageIds: updated.map((row) => row.id),
-          conversationUnread: Number(counted?.unread_count ?? 0),
+          messageIds: moved.ids,
+          conversationUnread: Number(left?.n ?? 0),
           totalUnread: await unreadTotal(tx, readerId),
+          readSeq: moved.cursor,
         };
       });
     },

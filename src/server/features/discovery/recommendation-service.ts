@@ -1,33 +1,26 @@
+/**
+ * The suggestion deck's pages. The ranking lives in ranking/ (its README maps it): here the
+ * service chooses between the node's candidate index and the SQL fallback while the index loads,
+ * keeps the viewer's deck snapshot, and re-checks and shows a page's rows.
+ */
 import { compatibilityFeatures } from '#shared/discovery/compatibility';
 import {
   DISCOVERY_MESSAGES,
   type RecommendedResponse,
   RecommendedQuerySchema,
 } from '#shared/discovery/discovery-schemas';
-import { haversineKm } from '#shared/discovery/distance';
-import { matchesPreferences } from '#shared/discovery/preferences';
-import type { Gender, GenderPreference } from '#shared/profile/options';
-import { madridDayKey } from '#shared/time/madrid-calendar';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { forbidden, notFound } from '../../errors.ts';
-import type { SessionLiveness } from '../auth/session-service.ts';
+import type { SessionLiveness } from '../../infra/session-contract.ts';
 import { parseInput } from '../../validation.ts';
-import {
-  ageOf,
-  deckColumns,
-  openPrivacyReader,
-  type PrivacyReader,
-  publicProfileView,
-  type StoredProfile,
-} from '../profiles/profile-model.ts';
+import { openPrivacyReader, type PrivacyReader, publicProfileView } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
-import type { CandidateIndex, IndexViewer } from './candidate-index.ts';
-import type { DeckIndexRepository } from './deck-index-repository.ts';
 import { createDeckSnapshots, type DeckSnapshots } from './deck-snapshots.ts';
-import type { LiveDeckIndex } from './live-deck-index.ts';
-import type { DeckViewer, RecommendationRepository, StoredDeck } from './recommendation-repository.ts';
-
-const M = DISCOVERY_MESSAGES;
+import type { CandidateIndex, IndexViewer } from './ranking/candidate-index.ts';
+import type { DeckIndexRepository } from './ranking/deck-index-repository.ts';
+import { type DeckViewer, deckViewerOf, fitsProfile } from './ranking/deck-viewer.ts';
+import type { LiveDeckIndex } from './ranking/live-deck-index.ts';
+import type { RecommendationRepository, StoredDeck } from './recommendation-repository.ts';
 
 /**
  * How many ranked candidates one deck query fetches. Page 1 computes the first chunk (and the
@@ -48,66 +41,6 @@ export type DeckCaller = {
   sessionId: string;
   pending?: { settle(row: SessionLiveness | undefined): Promise<void>; resolve(): Promise<void> };
 };
-
-/** "YYYY-MM-DD" moved back `years` years; 29 February becomes 28 February in common years. */
-export function yearsBefore(day: string, years: number): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const target = year - years;
-  const lastDay = new Date(Date.UTC(target, month, 0)).getUTCDate();
-  const clamped = Math.min(date, lastDay);
-  return `${String(target).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(clamped).padStart(2, '0')}`;
-}
-
-export function deckViewerOf(profile: StoredProfile, now: Date): DeckViewer {
-  const today = madridDayKey(now);
-  const columns = deckColumns(profile);
-  return {
-    ...columns,
-    userId: profile.userId,
-    latitude: profile.latitude,
-    longitude: profile.longitude,
-    gender: profile.gender,
-    age: ageOf(profile, now),
-    // age ≥ min ⇔ born on or before today − min years; age ≤ max ⇔ born after today − (max + 1) years.
-    youngestBirthDate: yearsBefore(today, columns.ageMin),
-    oldestBirthDateExclusive: yearsBefore(today, columns.ageMax + 1),
-  };
-}
-
-/**
- * Whether two current profiles still fit each other: gender preference and age range both ways,
- * distance between the cells within both maxima. A deck page re-checks its rows with it, so a
- * page never shows someone who stopped fitting after the deck was ranked (or whom a not yet
- * refreshed index ranked on older data).
- */
-export function fitEachOther(a: StoredProfile, b: StoredProfile, now: Date): boolean {
-  return fitsProfile(a, now)(b);
-}
-
-/** One side of the mutual rules, as matchesPreferences reads it. */
-function sideOf(profile: StoredProfile, now: Date) {
-  return {
-    gender: profile.gender as Gender | null,
-    age: ageOf(profile, now),
-    preferences: {
-      gender_preference: profile.preferences.gender_preference as GenderPreference,
-      age_range: profile.preferences.age_range,
-    },
-  };
-}
-
-/** fitEachOther with `a`'s side computed once: a page re-checks its ten rows against one viewer. */
-export function fitsProfile(a: StoredProfile, now: Date): (b: StoredProfile) => boolean {
-  const x = sideOf(a, now);
-  return (b) => {
-    const y = sideOf(b, now);
-    return (
-      matchesPreferences(x, y) &&
-      matchesPreferences(y, x) &&
-      haversineKm(a, b) <= Math.min(a.preferences.distance, b.preferences.distance)
-    );
-  };
-}
 
 /** The suggestion deck (spec 001 §2 /home, §7 recommended). */
 export function createRecommendationService(deps: {
@@ -165,11 +98,11 @@ export function createRecommendationService(deps: {
     end: number,
   ) => {
     const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
-    const { me, page } = await repository.pageWithViewer(callerId, pageIds);
-    if (!me) throw notFound(M.profileNotFound);
+    const { me, filters, page } = await repository.pageWithViewer(callerId, pageIds);
+    if (!me) throw notFound(DISCOVERY_MESSAGES.profileNotFound);
     const rows = page.map((row) => row.profile);
     const privacy = new Map(page.map((row) => [row.profile.userId, row.privacy]));
-    return { me, now: clock.now(), deck, pageIds, rows, end, privacy };
+    return { me, filters, now: clock.now(), deck, pageIds, rows, end, privacy };
   };
 
   /** A page from the index: one read for the viewer (own row + who to leave out), the ranking in memory, one read for the page's rows. */
@@ -193,10 +126,10 @@ export function createRecommendationService(deps: {
       // No profile row, no session read with it: read the session alone (401 before 404).
       await (state ? caller.pending.settle(state.session) : caller.pending.resolve());
     }
-    if (!state) throw notFound(M.profileNotFound);
+    if (!state) throw notFound(DISCOVERY_MESSAGES.profileNotFound);
     const me = state.profile;
     const now = clock.now();
-    const viewer: IndexViewer = { ...deckViewerOf(me, now), features: compatibilityFeatures(me) };
+    const viewer: IndexViewer = { ...deckViewerOf(me, now, state.filters), features: compatibilityFeatures(me) };
     if (page > 1 && caller.pending) stored = await snapshots.get(callerId);
     if (!stored) {
       const ranked = index.rank(viewer, state.excluded, null, DECK_CHUNK_SIZE);
@@ -208,7 +141,7 @@ export function createRecommendationService(deps: {
     const found = await repository.pageProfiles(callerId, pageIds);
     const rows = found.map((row) => row.profile);
     const privacy = new Map(found.map((row) => [row.profile.userId, row.privacy]));
-    return { me, now, deck, pageIds, rows, end, privacy };
+    return { me, filters: state.filters, now, deck, pageIds, rows, end, privacy };
   };
 
   /** Extends the stored deck by seeking past its last entry until it covers `end` (or ends). */
@@ -234,10 +167,10 @@ export function createRecommendationService(deps: {
 
   /** A page from the SQL query (decision 0006): the fallback while the index builds. */
   const recommendedWithSql = async (callerId: string, page: number, limit: number) => {
-    const me = await profiles.findByUserId(callerId);
-    if (!me) throw notFound(M.profileNotFound);
+    const [me, filters] = await Promise.all([profiles.findByUserId(callerId), recommendations.viewerFilters(callerId)]);
+    if (!me) throw notFound(DISCOVERY_MESSAGES.profileNotFound);
     const now = clock.now();
-    const viewer = deckViewerOf(me, now);
+    const viewer = deckViewerOf(me, now, filters);
     const start = (page - 1) * limit;
     const end = start + limit;
     let deck = page === 1 ? undefined : await snapshots.get(callerId);
@@ -248,7 +181,7 @@ export function createRecommendationService(deps: {
     deck = await extendTo(viewer, deck, end);
     const pageIds = deck.entries.slice(start, end).map(([userId]) => userId);
     const rows = await recommendations.showableProfiles(callerId, pageIds);
-    return { me, now, deck, pageIds, rows, end, privacy: undefined };
+    return { me, filters, now, deck, pageIds, rows, end, privacy: undefined };
   };
 
   return {
@@ -256,7 +189,7 @@ export function createRecommendationService(deps: {
       const callerId = caller.userId;
       if (pathUserId !== callerId) {
         await caller.pending?.resolve();
-        throw forbidden(M.notOwnData);
+        throw forbidden(DISCOVERY_MESSAGES.notOwnData);
       }
       let parsed: { page: number; limit: number };
       try {
@@ -268,11 +201,11 @@ export function createRecommendationService(deps: {
       const { page, limit } = parsed;
       const index = await deps.index?.live.current();
       if (!(index && deps.index)) await caller.pending?.resolve();
-      const { me, now, deck, pageIds, rows, end, ...read } =
+      const { me, filters, now, deck, pageIds, rows, end, ...read } =
         index && deps.index
           ? await recommendedWithIndex(index, deps.index.repository, caller, page, limit)
           : await recommendedWithSql(callerId, page, limit);
-      const fitsMe = fitsProfile(me, now);
+      const fitsMe = fitsProfile(me, now, filters);
       const showable = new Map(rows.filter(fitsMe).map((profile) => [profile.userId, profile]));
       // Each card shows only what its person shares (docs/decisions/0025): read with the page's rows
       // (index), or one read for the page (SQL).
@@ -287,7 +220,7 @@ export function createRecommendationService(deps: {
       return {
         success: true,
         profiles: shown,
-        message: shown.length > 0 ? M.recommendationsFound : M.noMatchesFound,
+        message: shown.length > 0 ? DISCOVERY_MESSAGES.recommendationsFound : DISCOVERY_MESSAGES.noMatchesFound,
         totalProfiles: total,
         currentPage: page,
         hasMore: end < total,

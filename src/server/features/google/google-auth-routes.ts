@@ -12,8 +12,7 @@ import {
 } from '#shared/auth/auth-schemas';
 import type { SecondStepChallenge } from '#shared/security/security-schemas';
 import { parseInput } from '../../validation.ts';
-import { readDeviceCookie } from '../security/device-cookie.ts';
-import { signInAnswer } from '../security/sign-in-answer.ts';
+import { readDeviceCookie, signInAnswer } from '../auth/index.ts';
 import type { GoogleAuthService } from './google-auth-service.ts';
 
 /** A body whose phone is fine: its other problems are VALIDATION, a bad phone is INVALID_PHONE as at send-code. */

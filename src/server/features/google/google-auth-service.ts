@@ -5,22 +5,28 @@ import { SERVER_MESSAGES } from '#shared/messages';
 import * as v from 'valibot';
 import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
-import { AUTH_LIMITS } from '../auth/auth-limits.ts';
-import { toAuthUser } from '../auth/auth-user.ts';
-import type { SessionService } from '../auth/session-service.ts';
-import type { SmsCodeService } from '../auth/sms-code-service.ts';
-import type { UserRecord } from '../auth/user-repository.ts';
-import type { UserService } from '../auth/user-service.ts';
-import type { SecondStepService, SignInOutcome } from '../security/second-step-service.ts';
+import { enforceRateLimits, type RateLimiter } from '../../infra/rate-limit.ts';
+import {
+  type AccountGate,
+  AUTH_LIMITS,
+  type SecondStep,
+  type SessionService,
+  type SignInOutcome,
+  type SmsCodeService,
+  toAuthUser,
+  type UserRecord,
+  type UserService,
+} from '../auth/index.ts';
 import { type GoogleIdentity, GoogleTokenError, type GoogleVerifier } from './google-verifier.ts';
 
 export type GoogleAuthServiceDeps = {
   verifier: GoogleVerifier;
   users: UserService;
   sessions: SessionService;
+  /** The account-state gate (docs/decisions/0043): asked before an existing account is linked. */
+  gate: Pick<AccountGate, 'assertMaySignIn'>;
   /** With two-step on, a Google sign-in asks for the second step too (docs/decisions/0032). */
-  secondStep: Pick<SecondStepService, 'finishFirstStep' | 'forgetDevices'>;
+  secondStep: SecondStep;
   smsCodes: SmsCodeService;
   /** The auth feature's welcome hook for a new account (`auth.notifyRegistered`). */
   notifyRegistered(user: AuthUser): Promise<void>;
@@ -72,9 +78,12 @@ export function createGoogleAuthService(deps: GoogleAuthServiceDeps) {
     if (await users.findByEmail(identity.email)) throw conflict(AUTH_MESSAGES.googleAccountExists, 'EMAIL_TAKEN');
   };
 
-  /** Google's 30-day session: the client keeps the token in local storage (spec 000 §4). */
+  /**
+   * A new account's first session (Google's 30 days: the client keeps the token in local storage,
+   * spec 000 §4); two-step cannot be on yet, and the gate would refuse it if it were.
+   */
   const openSession = async (user: UserRecord, message: string): Promise<SessionAnswer> => ({
-    ...(await sessions.issueSession(user.id, { rememberMe: true })),
+    ...(await sessions.issueSession(user.id, { rememberMe: true, secondFactor: 'none' })),
     message,
   });
 
@@ -94,6 +103,8 @@ export function createGoogleAuthService(deps: GoogleAuthServiceDeps) {
     if (!isGoogleAuthoritative(identity)) {
       throw conflict(AUTH_MESSAGES.googleEmailHasPasswordAccount, 'EMAIL_TAKEN');
     }
+    // A suspended or banned account is refused before the link drops its password and sessions.
+    await deps.gate.assertMaySignIn(account.id);
     const linked = await users.linkGoogleAccount(account.id, identity.sub);
     // The e-mail wizard never proved the address: whoever chose the password may not own it. Google
     // just proved who does, so every earlier session ends and the password was dropped.

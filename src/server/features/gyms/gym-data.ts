@@ -1,3 +1,4 @@
+// Long on purpose: data: the seeded gym chains, their cities and streets.
 /**
  * The gyms the search starts with: real Spanish chains in the cities where they operate.
  *

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { MIGRATIONS_DIR } from '../../paths.ts';
-import { rowsOf } from '../sync/change-log-repository.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 /** The `when` of the newest migration this build ships (drizzle stores it as `created_at`). */
 export function latestShippedMigration(migrationsDir: string = MIGRATIONS_DIR): number {

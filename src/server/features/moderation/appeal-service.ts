@@ -1,13 +1,13 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import {
   AppealRequestSchema,
-  MODERATION_MESSAGES as M,
+  MODERATION_MESSAGES,
   type ModerationNotice,
   NoticeSeenRequestSchema,
   type RestrictedAccount,
 } from '#shared/moderation/moderation-schemas';
 import { REPORT_REASON_LABELS, type ReportReason } from '#shared/safety/safety-schemas';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
 import type { RestrictionRepository } from './restriction-repository.ts';
@@ -54,10 +54,11 @@ export function createAppealService(deps: { restrictions: RestrictionRepository;
         currentDate: clock.now(),
         requiredClaims: ['sub', 'rid', 'exp'],
       });
-      if (typeof payload.sub !== 'string' || typeof payload.rid !== 'string') throw badRequest(M.appealInvalid);
+      if (typeof payload.sub !== 'string' || typeof payload.rid !== 'string')
+        throw badRequest(MODERATION_MESSAGES.appealInvalid);
       return { userId: payload.sub, restrictionId: payload.rid };
     } catch (error) {
-      if (error instanceof joseErrors.JOSEError) throw badRequest(M.appealInvalid, 'APPEAL_INVALID');
+      if (error instanceof joseErrors.JOSEError) throw badRequest(MODERATION_MESSAGES.appealInvalid, 'APPEAL_INVALID');
       throw error;
     }
   };
@@ -72,8 +73,8 @@ export function createAppealService(deps: { restrictions: RestrictionRepository;
       if (!restriction) return;
       const message =
         restriction.kind === 'ban'
-          ? M.accountBanned
-          : M.accountSuspended(MADRID_DAY.format(restriction.endsAt ?? clock.now()));
+          ? MODERATION_MESSAGES.accountBanned
+          : MODERATION_MESSAGES.accountSuspended(MADRID_DAY.format(restriction.endsAt ?? clock.now()));
       const account: RestrictedAccount = {
         kind: restriction.kind,
         reason: reasonLabel(restriction.reason),
@@ -84,6 +85,11 @@ export function createAppealService(deps: { restrictions: RestrictionRepository;
       throw new AppError(403, message, 'ACCOUNT_RESTRICTED', {}, { restriction: account });
     },
 
+    /** Whether a suspension or ban is live now (a live session asking again: docs/decisions/0043). */
+    async isRestricted(userId: string): Promise<boolean> {
+      return (await restrictions.liveRestriction(userId, clock.now())) !== undefined;
+    },
+
     /** The one appeal: with the refused sign-in's token, or signed in against their warning. */
     async appeal(body: unknown, signedInUserId: string | undefined) {
       const input = parseInput(AppealRequestSchema, body);
@@ -92,9 +98,9 @@ export function createAppealService(deps: { restrictions: RestrictionRepository;
       else if (signedInUserId) target = { userId: signedInUserId, restrictionId: input.restrictionId };
       else throw unauthorized();
       const outcome = await restrictions.appeal({ ...target, text: input.text, now: clock.now() });
-      if (outcome.status === 'not-found') throw notFound(M.restrictionNotFound);
-      if (outcome.status === 'duplicate') throw conflict(M.appealAlreadySent, 'APPEAL_ALREADY_SENT');
-      return { success: true as const, message: M.appealSent };
+      if (outcome.status === 'not-found') throw notFound(MODERATION_MESSAGES.restrictionNotFound);
+      if (outcome.status === 'duplicate') throw conflict(MODERATION_MESSAGES.appealAlreadySent, 'APPEAL_ALREADY_SENT');
+      return { success: true as const, message: MODERATION_MESSAGES.appealSent };
     },
 
     async notice(userId: string): Promise<ModerationNotice> {
@@ -115,7 +121,7 @@ export function createAppealService(deps: { restrictions: RestrictionRepository;
     async markNoticeSeen(userId: string, body: unknown) {
       const input = parseInput(NoticeSeenRequestSchema, body);
       if (!(await restrictions.markSeen(userId, input.restrictionId, clock.now())))
-        throw notFound(M.restrictionNotFound);
+        throw notFound(MODERATION_MESSAGES.restrictionNotFound);
       return { success: true as const };
     },
   };

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { Database } from '../../db/client.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import type { ChatRealtime } from '../chat/chat-service.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import type { ChatRealtime } from '../chat/index.ts';
 import { appealRoutes } from './appeal-routes.ts';
-import type { AppealService } from './appeal-service.ts';
+import { type AppealService, createAppealService } from './appeal-service.ts';
 import { createModerationAuditRepository, type ModerationAuditRepository } from './moderation-audit-repository.ts';
 import { createModerationGuard } from './moderation-guard.ts';
 import { createModerationRepository } from './moderation-repository.ts';
@@ -31,6 +31,14 @@ export type ModerationModule = {
   start(): void;
   close(): Promise<void>;
 };
+
+/**
+ * The appeal side, made before the access area: suspended and banned accounts are refused a
+ * session on every sign-in path (docs/decisions/0033), and the console acts on the same service.
+ */
+export function createAppeals(deps: { db: Database; clock: Clock; key: Uint8Array }): AppealService {
+  return createAppealService({ restrictions: createRestrictionRepository(deps.db), clock: deps.clock, key: deps.key });
+}
 
 /** How often each node looks for suspensions that have ended (lifting is idempotent across nodes). */
 const SWEEP_INTERVAL_MS = 60_000;

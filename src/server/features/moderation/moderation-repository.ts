@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { rowsOf } from '../sync/change-log-repository.ts';
+import { isDeletedAccount } from '../../db/schema/index.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 export type ReportRow = {
   id: string;
@@ -83,7 +84,7 @@ export function createModerationRepository(db: Database) {
       return row;
     },
 
-    /** The person as moderators see them: account, profile and whether they are in decks now. */
+    /** The person as moderators see them: account, profile, whether deleted and whether in decks now. */
     async person(userId: string) {
       const [row] = rowsOf<{
         id: string;
@@ -100,7 +101,7 @@ export function createModerationRepository(db: Database) {
             (p.active and p.visible) as in_decks
           from users u left join profiles p on p.user_id = u.id where u.id = ${userId}::uuid`),
       );
-      return row;
+      return row && { ...row, isDeleted: isDeletedAccount(row) };
     },
 
     /**

@@ -8,9 +8,9 @@ import {
   type ReportDetail,
 } from '#shared/moderation/moderation-schemas';
 import { parseInput } from '../../validation.ts';
-import type { AuditEntry, ModerationAuditRepository } from './moderation-audit-repository.ts';
+import type { ModerationAuditRepository } from './moderation-audit-repository.ts';
 import { requireModerator } from './moderation-guard.ts';
-import type { ModerationService } from './moderation-service.ts';
+import { type ModerationService, toAuditRecord } from './moderation-service.ts';
 
 const AUDIT_PAGE = 50;
 
@@ -66,18 +66,4 @@ export async function moderationConsoleRoutes(
       nextBefore: entries.length === AUDIT_PAGE && last ? last.id : null,
     };
   });
-}
-
-export function toAuditRecord(entry: AuditEntry) {
-  return {
-    id: entry.id,
-    moderator: entry.moderatorEmail ?? (entry.action.startsWith('role_') ? 'Operador' : 'Sistema'),
-    action: entry.action,
-    targetUserId: entry.targetUserId,
-    reportId: entry.reportId,
-    restrictionId: entry.restrictionId,
-    appealId: entry.appealId,
-    reason: entry.reason,
-    createdAt: entry.createdAt.toISOString(),
-  };
 }

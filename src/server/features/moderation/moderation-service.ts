@@ -2,7 +2,7 @@ import {
   type AppealQueueItem,
   DecideAppealRequestSchema,
   LiftRequestSchema,
-  MODERATION_MESSAGES as M,
+  MODERATION_MESSAGES,
   type ModerationPerson,
   type ModerationQueue,
   type ReportDetail,
@@ -13,13 +13,12 @@ import {
   type RestrictionSummary,
 } from '#shared/moderation/moderation-schemas';
 import type { ReportReason } from '#shared/safety/safety-schemas';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { parseInput } from '../../validation.ts';
-import type { ModerationAuditRepository } from './moderation-audit-repository.ts';
+import type { AuditEntry, ModerationAuditRepository } from './moderation-audit-repository.ts';
 import type { ModerationRepository, ReportRow, RestrictionRow } from './moderation-repository.ts';
-import { toAuditRecord } from './moderation-routes.ts';
 import type { ClosedConversation, RestrictionRepository } from './restriction-repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -122,7 +121,7 @@ export function createModerationService(deps: {
       city: row.city,
       bio: row.bio,
       photos: row.photos ?? [],
-      isDeleted: row.email.endsWith('@deleted.entreno.invalid'),
+      isDeleted: row.isDeleted,
       isInDecks: row.in_decks === true,
     };
   };
@@ -160,7 +159,7 @@ export function createModerationService(deps: {
 
     async reportDetail(reportId: string): Promise<ReportDetail> {
       const report = await repository.report(reportId);
-      if (!report) throw notFound(M.reportNotFound);
+      if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
       const reportedId = report.reported_id;
       const now = clock.now();
       const [reported, messages, earlier, restrictionRows, audit] = await Promise.all([
@@ -198,9 +197,9 @@ export function createModerationService(deps: {
     async resolve(moderator: Moderator, reportId: string, body: unknown) {
       const input = parseInput(ResolveReportRequestSchema, body);
       const report = await repository.report(reportId);
-      if (!report) throw notFound(M.reportNotFound);
-      if (report.status !== 'open') throw conflict(M.reportClosed, 'REPORT_CLOSED');
-      if (!report.reported_id) throw conflict(M.reportClosed, 'REPORT_CLOSED');
+      if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
+      if (report.status !== 'open') throw conflict(MODERATION_MESSAGES.reportClosed, 'REPORT_CLOSED');
+      if (!report.reported_id) throw conflict(MODERATION_MESSAGES.reportClosed, 'REPORT_CLOSED');
       const now = clock.now();
       const outcome = await restrictions.act({
         reportId,
@@ -212,7 +211,7 @@ export function createModerationService(deps: {
         note: input.note,
         now,
       });
-      if (!outcome) throw conflict(M.reportClosed, 'REPORT_CLOSED');
+      if (!outcome) throw conflict(MODERATION_MESSAGES.reportClosed, 'REPORT_CLOSED');
       const targetId = report.reported_id;
       if (input.action === 'suspend' || input.action === 'ban') {
         // Sessions first: the person is out on every node before anyone hears of it.
@@ -220,34 +219,42 @@ export function createModerationService(deps: {
         announceClosed(targetId, outcome.closed, 'blocked');
       }
       const work: Promise<unknown>[] = outcome.reporterIds.map((reporterId) =>
-        effects.notify(reporterId, { title: M.reporterNotificationTitle, body: M.reporterNotificationBody }),
+        effects.notify(reporterId, {
+          title: MODERATION_MESSAGES.reporterNotificationTitle,
+          body: MODERATION_MESSAGES.reporterNotificationBody,
+        }),
       );
       if (input.action === 'warn') {
-        work.push(effects.notify(targetId, { title: M.warningNotificationTitle, body: M.warningNotificationBody }));
+        work.push(
+          effects.notify(targetId, {
+            title: MODERATION_MESSAGES.warningNotificationTitle,
+            body: MODERATION_MESSAGES.warningNotificationBody,
+          }),
+        );
       }
       await settle('after-action effects', work);
-      return { success: true as const, message: M.resolved, restrictionId: outcome.restrictionId };
+      return { success: true as const, message: MODERATION_MESSAGES.resolved, restrictionId: outcome.restrictionId };
     },
 
     async lift(moderator: Moderator, restrictionId: string, body: unknown) {
       const input = parseInput(LiftRequestSchema, body);
       const found = await repository.restriction(restrictionId);
-      if (!found) throw notFound(M.restrictionNotFound);
+      if (!found) throw notFound(MODERATION_MESSAGES.restrictionNotFound);
       const lifted = await restrictions.lift({
         restrictionId,
         actor: moderator,
         audit: { action: 'lift', reason: input.note },
         now: clock.now(),
       });
-      if (!lifted) throw conflict(M.restrictionNotLive, 'NOT_LIVE');
+      if (!lifted) throw conflict(MODERATION_MESSAGES.restrictionNotLive, 'NOT_LIVE');
       await this.afterLift(lifted);
-      return { success: true as const, message: M.lifted };
+      return { success: true as const, message: MODERATION_MESSAGES.lifted };
     },
 
     async decideAppeal(moderator: Moderator, appealId: string, body: unknown) {
       const input = parseInput(DecideAppealRequestSchema, body);
       const appeal = await repository.appeal(appealId);
-      if (!appeal) throw notFound(M.appealNotFound);
+      if (!appeal) throw notFound(MODERATION_MESSAGES.appealNotFound);
       const now = clock.now();
       const closed = await restrictions.closeAppeal(
         appealId,
@@ -255,7 +262,7 @@ export function createModerationService(deps: {
         moderator,
         now,
       );
-      if (!closed) throw conflict(M.appealClosed, 'APPEAL_CLOSED');
+      if (!closed) throw conflict(MODERATION_MESSAGES.appealClosed, 'APPEAL_CLOSED');
       if (input.decision === 'grant') {
         const lifted = await restrictions.lift({
           restrictionId: closed.restrictionId,
@@ -275,7 +282,7 @@ export function createModerationService(deps: {
           now,
         });
       }
-      return { success: true as const, message: M.decided };
+      return { success: true as const, message: MODERATION_MESSAGES.decided };
     },
 
     /** After a lift: reopened conversations are announced, the person is told. */
@@ -283,7 +290,10 @@ export function createModerationService(deps: {
       announceClosed(lifted.userId, lifted.reopened, 'active');
       if (lifted.kind === 'review_hold') return;
       await settle('lift notification', [
-        effects.notify(lifted.userId, { title: M.liftedNotificationTitle, body: M.liftedNotificationBody }),
+        effects.notify(lifted.userId, {
+          title: MODERATION_MESSAGES.liftedNotificationTitle,
+          body: MODERATION_MESSAGES.liftedNotificationBody,
+        }),
       ]);
     },
 
@@ -304,5 +314,20 @@ export function createModerationService(deps: {
       }
       return count;
     },
+  };
+}
+
+/** An audit entry as the console shows it: the moderator's email, or who acted when none did. */
+export function toAuditRecord(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    moderator: entry.moderatorEmail ?? (entry.action.startsWith('role_') ? 'Operador' : 'Sistema'),
+    action: entry.action,
+    targetUserId: entry.targetUserId,
+    reportId: entry.reportId,
+    restrictionId: entry.restrictionId,
+    appealId: entry.appealId,
+    reason: entry.reason,
+    createdAt: entry.createdAt.toISOString(),
   };
 }

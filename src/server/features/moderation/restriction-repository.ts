@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { DELETED_ACCOUNT_EMAIL_DOMAIN } from '../../db/schema/index.ts';
 import { uniqueViolation } from '../../db/errors.ts';
-import { appendChanges, rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
+import { rowsOf, type SqlExecutor } from '../../db/rows.ts';
 import { createModerationAuditRepository, type NewAuditEntry } from './moderation-audit-repository.ts';
 
 export type Actor = { userId: string; email: string } | undefined;
@@ -41,16 +42,10 @@ export function createRestrictionRepository(db: Database) {
   /** Ends the user's live conversations ('blocked' status: read-only for both, gone from the lists). */
   const closeConversations = async (tx: SqlExecutor, userId: string, now: Date) => {
     const closed = rowsOf<{ id: string; user_a: string; user_b: string }>(
-      await tx.execute(sql`update conversations set status = 'blocked', updated_at = ${now}
+      await tx.execute(sql`update conversations set status = 'blocked', updated_at = ${now},
+          changed_xid = pg_current_xact_id()
         where (user_a = ${userId}::uuid or user_b = ${userId}::uuid) and status = 'active'
         returning id, user_a, user_b`),
-    );
-    await appendChanges(
-      tx,
-      closed.flatMap((row) =>
-        [row.user_a, row.user_b].map((id) => ({ userId: id, kind: 'conversation' as const, entityId: row.id })),
-      ),
-      now,
     );
     return closed.map((row) => ({
       conversationId: row.id,
@@ -150,23 +145,17 @@ export function createRestrictionRepository(db: Database) {
           ids.length === 0
             ? []
             : rowsOf<{ id: string; user_a: string; user_b: string }>(
-                await tx.execute(sql`update conversations c set status = 'active', updated_at = ${input.now}
+                await tx.execute(sql`update conversations c set status = 'active', updated_at = ${input.now},
+                    changed_xid = pg_current_xact_id()
                   where c.id = any(${`{${ids.join(',')}}`}::uuid[]) and c.status = 'blocked'
                     and not exists (select 1 from blocks b where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
                                                             or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))
-                    and not exists (select 1 from users u where u.id in (c.user_a, c.user_b) and u.email like '%@deleted.entreno.invalid')
+                    and not exists (select 1 from users u where u.id in (c.user_a, c.user_b) and u.email like ${`%@${DELETED_ACCOUNT_EMAIL_DOMAIN}`})
                     and not exists (select 1 from account_restrictions r where r.id <> ${input.restrictionId}::uuid
                       and r.kind in ('suspension', 'ban') and r.lifted_at is null and (r.ends_at is null or r.ends_at > ${input.now})
                       and r.user_id in (c.user_a, c.user_b))
                   returning c.id, c.user_a, c.user_b`),
               );
-        await appendChanges(
-          tx,
-          reopened.flatMap((c) =>
-            [c.user_a, c.user_b].map((id) => ({ userId: id, kind: 'conversation' as const, entityId: c.id })),
-          ),
-          input.now,
-        );
         await refreshInDecks(tx, row.user_id, input.now);
         await auditIn(tx).record({
           ...input.audit,

@@ -20,8 +20,9 @@ export type NotificationFilter = { type?: string; isRead?: boolean };
 
 /**
  * A data-modifying statement run with a batch of notifications' write: it takes the keys of what
- * is owed as `$1` (a uuid array) and returns those still owed as `key`; a notification is written
- * only for the keys it returned. `text` is fixed per `name` (a named statement: docs/decisions/0037).
+ * is owed as `$1` (a uuid array) and returns those still owed to each recipient, as `user_id` and
+ * `keys` (a uuid array per row; the chat's guard moves members' `notified_seq` cursors:
+ * docs/decisions/0041); a notification is written only for the keys it returned to its owner. `text` is fixed per `name` (a named statement: docs/decisions/0037).
  */
 export type NotificationGuard = { name: string; text: string };
 
@@ -98,15 +99,17 @@ const collapseStatement = (isCounted: boolean) => `
 
 /**
  * `upsertOwed`'s text: one statement for a batch of collapsing notifications, each written only
- * for the keys the guard (`$1`) still owes, counting up by that many. $2 the group of each key,
+ * for the keys the guard still owes to its owner (the guard answers `user_id` and `keys`: a group
+ * message is one key owed to several members), counting up by that many. $2 the group of each key,
  * $3–$11 one array per column (a group's row), $12 the time, $13 the count marker of the
  * templates. Rows are written in key order, so two batches sharing rows lock them alike.
  */
 const owedStatement = (guardText: string) => `
-  with owed as (${guardText}),
+  with owed_rows as (${guardText}),
   counted as (
-    select x.g, count(*)::int as n from owed o
-    join unnest($1::uuid[], $2::int[]) as x(key, g) on x.key = o.key group by x.g),
+    select x.g, count(*)::int as n from (select r.user_id, unnest(r.keys) as key from owed_rows r) o
+    join unnest($1::uuid[], $2::int[]) as x(key, g) on x.key = o.key and ($3::uuid[])[x.g] = o.user_id
+    group by x.g),
   input as (
     select c.n, i.* from unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
       $9::text[], $10::text[], $11::text[])
@@ -197,8 +200,8 @@ export function createNotificationRepository(db: Database) {
 
     /**
      * A batch of collapsing notifications in **one statement**, each owed once per key (the chat's
-     * messages: docs/decisions/0035, 0039). The guard runs inside the statement (it deletes the
-     * durable records it returns), so a key's record goes if and only if its count is written —
+     * messages: docs/decisions/0035, 0039, 0041). The guard runs inside the statement (it moves
+     * the cursors past the keys it returns), so a key is retired if and only if its count is written —
      * exactly once, whoever else holds the same keys. Only the owed are returned; each with the
      * owner's unread count once the whole batch is in. Two items may not share owner and key.
      */

@@ -1,3 +1,4 @@
+// Long on purpose: notify and its shorthands share the store-emit-push path; the streak reminders ride on it.
 import {
   NOTIFICATION_EVENT,
   type Notification,
@@ -14,7 +15,7 @@ import { NOTIFICATION_MESSAGES } from '#shared/notifications/notification-messag
 import { isAppPath, type PushPayload, pushPreview } from '#shared/notifications/push-schemas';
 import type { NotificationSwitch } from '#shared/settings/settings-schema';
 import { madridDayKey } from '#shared/time/madrid-calendar';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type {
@@ -258,7 +259,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
      * New chat messages' notifications, exactly once per durable record (docs/decisions/0035, 0039),
      * a batch in one statement: one notification per recipient and conversation, counting up by
      * the messages still owed. `owed` is a data-modifying statement over the message ids that
-     * returns those still owed (the chat deletes their `chat_deliveries` rows); it runs inside the
+     * returns those still owed (the chat moves its members' `notified_seq` past them); it runs inside the
      * notifications' own statement, so a record goes if and only if its count is stored. Then, per
      * notification stored, the owner's sockets get it and a push goes out; each owner's sockets get
      * the unread count once. Messages no longer owed (another drain, or a process before a crash,

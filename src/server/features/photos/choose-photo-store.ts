@@ -7,6 +7,6 @@ import { createFilesystemPhotoStore, createMemoryPhotoStore, type PhotoStore } f
 /** PHOTO_STORE: the shared database or DATA_DIR/photos; memory for in-memory (test) databases. */
 export function choosePhotoStore(db: Database, config: Config): PhotoStore {
   if (config.databaseUrl && config.photoStore === 'database') return createPhotoBlobRepository(db);
-  if (config.inMemoryDatabase && !config.databaseUrl) return createMemoryPhotoStore();
+  if (config.isEphemeral && !config.databaseUrl) return createMemoryPhotoStore();
   return createFilesystemPhotoStore(path.join(config.dataDir, 'photos'));
 }

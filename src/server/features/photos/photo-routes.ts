@@ -7,8 +7,6 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { type PhotoService, photoTooLarge } from './photo-service.ts';
 import { photoEtag } from './photo-store.ts';
 
-const M = DISCOVERY_MESSAGES;
-
 /** Reads the `photos` files of a multipart body, each at most MAX_PHOTO_BYTES (checked while streaming). */
 async function readPhotoFiles(request: FastifyRequest): Promise<Buffer[]> {
   const files: Buffer[] = [];
@@ -17,14 +15,14 @@ async function readPhotoFiles(request: FastifyRequest): Promise<Buffer[]> {
       if (part.type !== 'file') continue;
       if (part.fieldname !== 'photos') {
         part.file.resume();
-        throw badRequest(M.photoMissing, 'VALIDATION');
+        throw badRequest(DISCOVERY_MESSAGES.photoMissing, 'VALIDATION');
       }
       files.push(await part.toBuffer());
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw photoTooLarge();
-    if (code === 'FST_FILES_LIMIT') throw badRequest(M.photosMax, 'PHOTO_LIMIT');
+    if (code === 'FST_FILES_LIMIT') throw badRequest(DISCOVERY_MESSAGES.photosMax, 'PHOTO_LIMIT');
     throw error;
   }
   return files;
@@ -84,7 +82,10 @@ export async function photoFileRoutes(app: FastifyInstance, options: { photos: P
     const key = `photos/${request.params.userId}/${request.params.file}`;
     const data = await options.photos.read(key);
     if (!data) {
-      return reply.status(404).header('cache-control', 'no-store').send({ success: false, message: M.photoNotFound });
+      return reply
+        .status(404)
+        .header('cache-control', 'no-store')
+        .send({ success: false, message: DISCOVERY_MESSAGES.photoNotFound });
     }
     const etag = photoEtag(key);
     reply

@@ -1,16 +1,14 @@
 import { DISCOVERY_MESSAGES, PhotoOrderRequestSchema } from '#shared/discovery/discovery-schemas';
 import { MAX_PHOTOS } from '#shared/profile/options';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../plugins/rate-limit.ts';
+import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../infra/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
 import type { StoredProfile } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import { type ProcessedPhoto, PhotoRejectedError } from './photo-processor.ts';
 import { isStoredPhotoKey, newPhotoKey, type PhotoStore, thumbnailKey } from './photo-store.ts';
-
-const M = DISCOVERY_MESSAGES;
 
 /** Uploads per user: a whole profile (6 photos) several times over, not a flood of re-encodes. */
 export const PHOTO_UPLOAD_LIMIT: RateLimitRule = { name: 'photo-upload-user', limit: 20, windowMs: 60 * 60_000 };
@@ -29,11 +27,11 @@ export type PhotoServiceDeps = {
 
 export type PhotoService = ReturnType<typeof createPhotoService>;
 
-export const photoTooLarge = () => new AppError(413, M.photoTooLarge, 'FILE_SIZE');
+export const photoTooLarge = () => new AppError(413, DISCOVERY_MESSAGES.photoTooLarge, 'FILE_SIZE');
 /** Small enough in bytes, too big in pixels (a pixel bomb or a huge scan): say that, not "5 MB". */
-export const photoTooManyPixels = () => new AppError(422, M.photoTooManyPixels, 'IMAGE_DIMENSIONS');
-export const photoFormat = () => new AppError(415, M.photoFormat, 'FILE_FORMAT');
-const photosMax = () => badRequest(M.photosMax, 'PHOTO_LIMIT');
+export const photoTooManyPixels = () => new AppError(422, DISCOVERY_MESSAGES.photoTooManyPixels, 'IMAGE_DIMENSIONS');
+export const photoFormat = () => new AppError(415, DISCOVERY_MESSAGES.photoFormat, 'FILE_FORMAT');
+const photosMax = () => badRequest(DISCOVERY_MESSAGES.photosMax, 'PHOTO_LIMIT');
 
 /**
  * Profile photos (spec 001 §8, QUALITY 10): only the owner uploads, deletes or reorders; at most
@@ -45,10 +43,10 @@ export function createPhotoService(deps: PhotoServiceDeps) {
 
   const ownProfile = async (callerId: string, id: string): Promise<StoredProfile> => {
     const profile = await profiles.findByIdOrUserId(id);
-    if (profile && profile.userId !== callerId) throw forbidden(M.photoPermission);
+    if (profile && profile.userId !== callerId) throw forbidden(DISCOVERY_MESSAGES.photoPermission);
     if (!profile) {
-      if (id !== callerId) throw forbidden(M.photoPermission);
-      throw notFound(M.profileNotFound);
+      if (id !== callerId) throw forbidden(DISCOVERY_MESSAGES.photoPermission);
+      throw notFound(DISCOVERY_MESSAGES.profileNotFound);
     }
     return profile;
   };
@@ -68,7 +66,7 @@ export function createPhotoService(deps: PhotoServiceDeps) {
       await enforceRateLimits(
         deps.limiter,
         [{ rule: PHOTO_UPLOAD_LIMIT, key: callerId }],
-        M.photoRateLimit,
+        DISCOVERY_MESSAGES.photoRateLimit,
         'RATE_LIMIT',
       );
       if (profile.photos.length >= MAX_PHOTOS) throw photosMax();
@@ -80,7 +78,7 @@ export function createPhotoService(deps: PhotoServiceDeps) {
       userId: string,
       files: readonly Buffer[],
     ): Promise<{ photoKeys: string[]; uploadedKeys: string[] }> {
-      if (files.length === 0) throw badRequest(M.photoMissing, 'VALIDATION');
+      if (files.length === 0) throw badRequest(DISCOVERY_MESSAGES.photoMissing, 'VALIDATION');
       if (files.length > MAX_PHOTOS) throw photosMax();
       let processed: ProcessedPhoto[];
       try {
@@ -106,7 +104,7 @@ export function createPhotoService(deps: PhotoServiceDeps) {
           },
           clock.now(),
         );
-        if (!changed) throw notFound(M.profileNotFound);
+        if (!changed) throw notFound(DISCOVERY_MESSAGES.profileNotFound);
         await deps.onPhotosAdded?.(userId);
         return { photoKeys: changed.profile.photos, uploadedKeys: keys };
       } catch (error) {
@@ -122,12 +120,12 @@ export function createPhotoService(deps: PhotoServiceDeps) {
       const changed = await profiles.modify(
         profile.userId,
         (current) => {
-          if (!current.photos.includes(key)) throw notFound(M.photoNotFound);
+          if (!current.photos.includes(key)) throw notFound(DISCOVERY_MESSAGES.photoNotFound);
           return { content: { ...current, photos: current.photos.filter((item) => item !== key) }, result: null };
         },
         clock.now(),
       );
-      if (!changed) throw notFound(M.profileNotFound);
+      if (!changed) throw notFound(DISCOVERY_MESSAGES.profileNotFound);
       await discard([key]);
       return changed.profile.photos;
     },
@@ -143,12 +141,12 @@ export function createPhotoService(deps: PhotoServiceDeps) {
             new Set(photoKeys).size === photoKeys.length &&
             photoKeys.length === current.photos.length &&
             photoKeys.every((key) => current.photos.includes(key));
-          if (!isSameSet) throw badRequest(M.photoOrder, 'VALIDATION');
+          if (!isSameSet) throw badRequest(DISCOVERY_MESSAGES.photoOrder, 'VALIDATION');
           return { content: { ...current, photos: photoKeys }, result: null };
         },
         clock.now(),
       );
-      if (!changed) throw notFound(M.profileNotFound);
+      if (!changed) throw notFound(DISCOVERY_MESSAGES.profileNotFound);
       return changed.profile.photos;
     },
 

@@ -1,5 +1,5 @@
 import { haversineKm, type LatLon } from '#shared/discovery/distance';
-import type { RateLimitRule } from '../../plugins/rate-limit.ts';
+import type { RateLimitRule } from '../../infra/rate-limit.ts';
 
 /**
  * How often and how far a profile's position may move (docs/decisions/0026). Moves inside the

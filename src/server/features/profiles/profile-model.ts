@@ -13,7 +13,7 @@ import {
   OwnProfileSchema,
   type PublicProfile,
   PublicProfileSchema,
-} from '#shared/profile/profile-schema';
+} from '#shared/profile/profile-views';
 import type { ProfileRow } from '../../db/schema/index.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { OwnProfileResponse, PublicProfile } from '#shared/profile/profile-schema';
+import type { OwnProfileResponse, PublicProfile } from '#shared/profile/profile-views';
 import { requireAuth } from '../../plugins/auth.ts';
 import type { ProfileService } from './profile-service.ts';
 

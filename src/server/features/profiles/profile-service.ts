@@ -1,16 +1,15 @@
 import { DISCOVERY_MESSAGES } from '#shared/discovery/discovery-schemas';
+import { PROFILE_MESSAGES } from '#shared/profile/profile-messages';
 import {
   LocationUpdateRequestSchema,
-  type OwnProfile,
-  PROFILE_MESSAGES,
-  type PublicProfile,
   profileCreateRequestSchema,
   profileUpdateRequestSchema,
 } from '#shared/profile/profile-schema';
-import type { Clock } from '../../clock.ts';
+import type { OwnProfile, PublicProfile } from '#shared/profile/profile-views';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
 import {
   openPrivacyReader,
@@ -43,8 +42,7 @@ export type ProfileServiceDeps = {
 
 export type ProfileService = ReturnType<typeof createProfileService>;
 
-const M = DISCOVERY_MESSAGES;
-export const profileNotFound = () => notFound(M.profileNotFound);
+export const profileNotFound = () => notFound(DISCOVERY_MESSAGES.profileNotFound);
 
 type SocialHandles = NonNullable<ProfileContent['social']>;
 
@@ -102,7 +100,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
   return {
     async create(callerId: string, body: unknown): Promise<OwnProfile> {
       const input = parseInput(createSchema, body);
-      if (input.userId !== callerId) throw forbidden(M.notOwnProfile);
+      if (input.userId !== callerId) throw forbidden(DISCOVERY_MESSAGES.notOwnProfile);
       // Keys come from uploads to an existing profile: a new profile has none to name yet.
       if (input.photos.length > 0) throw badRequest(PROFILE_MESSAGES.photoInvalid, 'VALIDATION');
       const content: ProfileContent = {
@@ -129,7 +127,9 @@ export function createProfileService(deps: ProfileServiceDeps) {
       };
       const created = await profiles.create(callerId, content, now());
       if (created.status !== 'created') {
-        throw created.status === 'exists' ? conflict(M.profileExists, 'PROFILE_EXISTS') : notFound(M.userNotFound);
+        throw created.status === 'exists'
+          ? conflict(DISCOVERY_MESSAGES.profileExists, 'PROFILE_EXISTS')
+          : notFound(DISCOVERY_MESSAGES.userNotFound);
       }
       rememberGym(content);
       // A user who hid their profile in settings before creating it stays hidden.
@@ -164,12 +164,12 @@ export function createProfileService(deps: ProfileServiceDeps) {
     async getChatPartner(callerId: string, id: string): Promise<PublicProfile> {
       const profile = await profiles.findByIdOrUserId(id);
       if (!profile) throw profileNotFound();
-      if (profile.userId === callerId) throw forbidden(M.profileForbidden);
+      if (profile.userId === callerId) throw forbidden(DISCOVERY_MESSAGES.profileForbidden);
       const [isMatched, isBlocked] = await Promise.all([
         profiles.haveMatch(callerId, profile.userId),
         profiles.isBlockedEitherWay(callerId, profile.userId),
       ]);
-      if (!isMatched || isBlocked) throw forbidden(M.profileForbidden);
+      if (!isMatched || isBlocked) throw forbidden(DISCOVERY_MESSAGES.profileForbidden);
       const [viewer, privacy] = await Promise.all([
         profiles.findByUserId(callerId),
         privacyOf([profile.userId]).then((found) => found.get(profile.userId)),
@@ -178,9 +178,9 @@ export function createProfileService(deps: ProfileServiceDeps) {
     },
 
     async update(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {
-      if (pathUserId !== callerId) throw forbidden(M.notOwnProfile);
+      if (pathUserId !== callerId) throw forbidden(DISCOVERY_MESSAGES.notOwnProfile);
       const input = parseInput(updateSchema, body);
-      if (input.userId !== pathUserId) throw forbidden(M.notOwnProfile);
+      if (input.userId !== pathUserId) throw forbidden(DISCOVERY_MESSAGES.notOwnProfile);
       if (input.location) await guardMove(callerId, input.location);
       const changed = await profiles.modify(
         callerId,
@@ -233,7 +233,7 @@ export function createProfileService(deps: ProfileServiceDeps) {
     },
 
     async updateLocation(callerId: string, pathUserId: string, body: unknown): Promise<OwnProfile> {
-      if (pathUserId !== callerId) throw forbidden(M.notOwnProfile);
+      if (pathUserId !== callerId) throw forbidden(DISCOVERY_MESSAGES.notOwnProfile);
       const { location } = parseInput(LocationUpdateRequestSchema, body);
       await guardMove(callerId, location);
       const changed = await profiles.modify(

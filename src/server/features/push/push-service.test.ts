@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../clock.ts';
+import { systemClock } from '../../infra/clock.ts';
 import type { WebPushResult } from '../../delivery/web-push-channel.ts';
 import type { PushMessage } from '../notifications/notification-service.ts';
 import type { PushRepository } from './push-repository.ts';

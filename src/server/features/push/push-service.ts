@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { NOTIFICATION_MESSAGES } from '#shared/notifications/notification-messages';
 import type { PushSubscriptionRequest } from '#shared/notifications/push-schemas';
 import type { NotificationSwitch } from '#shared/settings/settings-schema';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { WebPushChannel } from '../../delivery/web-push-channel.ts';
 import { badRequest } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { PushMessage, PushPort } from '../notifications/notification-service.ts';
+import type { PushMessage, PushPort } from '../notifications/index.ts';
 import { isAllowedPushEndpoint } from './push-config.ts';
 import type { PushRepository } from './push-repository.ts';
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
-import type { ChatRealtime } from '../chat/chat-service.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import { periodicPass } from '../../infra/periodic-pass.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
+import type { ChatRealtime } from '../chat/index.ts';
 import { createQuedadaRepository } from './quedada-repository.ts';
 import { devQuedadaRoutes, quedadaRoutes } from './quedada-routes.ts';
 import {
@@ -13,6 +14,9 @@ import {
   type QuedadaService,
   type QuedadaSettings,
 } from './quedada-service.ts';
+import { createShareRepository } from './share-repository.ts';
+import { sharedPageRoutes, shareRoutes } from './share-routes.ts';
+import { createShareService } from './share-service.ts';
 import { createSuggestionRepository } from './suggestion-repository.ts';
 
 /** How often each node looks for due reminders (the claim in the database keeps nodes apart). */
@@ -47,8 +51,9 @@ export async function registerQuedadas(
   const logger = http.log;
   // Through the chat's emitter: `user:<id>` on every node (QUALITY 16).
   const chatRealtime = deps.realtime;
+  const quedadaRepository = createQuedadaRepository(deps.db);
   const quedadas = createQuedadaService({
-    quedadas: createQuedadaRepository(deps.db),
+    quedadas: quedadaRepository,
     suggestions: createSuggestionRepository(deps.db),
     realtime: { emitToUser: (userId, event, payload) => chatRealtime.emitToUser(userId, event, payload) },
     notifier: deps.notifier,
@@ -57,8 +62,18 @@ export async function registerQuedadas(
     clock: deps.clock,
     logger,
   });
+  const shares = createShareService({
+    shares: createShareRepository(deps.db),
+    quedadas: quedadaRepository,
+    notifier: deps.notifier,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    logger,
+  });
   await http.register(
     async (api) => {
+      await api.register(shareRoutes, { prefix: '/quedadas', shares });
+      await api.register(sharedPageRoutes, { shares });
       await api.register(quedadaRoutes, { prefix: '/quedadas', quedadas, publicOrigin: deps.publicOrigin });
       if (deps.hasDevRoutes) await api.register(devQuedadaRoutes, { prefix: '/dev', quedadas });
     },
@@ -70,27 +85,10 @@ export async function registerQuedadas(
       .sweep(event.userIds[0])
       .catch((error: unknown) => logger.warn({ err: error }, 'quedadas: cancelling after a pair ended failed'));
   });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = quedadas
-      .runDueJobs()
-      .catch((error: unknown) => logger.error({ err: error }, 'quedadas: job runner failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  return {
-    quedadas,
-    start() {
-      timer ??= setInterval(tick, QUEDADA_JOB_INTERVAL_MS);
-      timer.unref();
-      tick();
-    },
-    async close() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const runner = periodicPass(
+    () => quedadas.runDueJobs(),
+    QUEDADA_JOB_INTERVAL_MS,
+    (error) => logger.error({ err: error }, 'quedadas: job runner failed'),
+  );
+  return { quedadas, start: runner.start, close: runner.close };
 }

@@ -127,7 +127,8 @@ export type ActOutcome =
 export type ClaimedJob = {
   id: number;
   token: string;
-  kind: 'reminder' | 'confirm';
+  /** `checkin`: «¿Todo bien?» of a shared quedada (docs/decisions/0054). */
+  kind: 'reminder' | 'confirm' | 'checkin';
   userId: string;
   quedada: QuedadaRecord;
   /** The conversation is still live and the quedada still calls for this job. */
@@ -342,7 +343,14 @@ export function createQuedadaRepository(db: Database) {
       const token = randomUUID();
       const until = new Date(now.getTime() + leaseMs);
       const rows = rowsOf<
-        Row & { job_id: number; job_kind: string; job_user: string; is_live: boolean; other_name: string | null }
+        Row & {
+          job_id: number;
+          job_kind: string;
+          job_user: string;
+          is_live: boolean;
+          other_name: string | null;
+          has_open_check_in: boolean;
+        }
       >(
         await db.execute(sql`
           with due as (
@@ -359,18 +367,23 @@ export function createQuedadaRepository(db: Database) {
           select q.*, cl.id as job_id, cl.kind as job_kind, cl.user_id as job_user,
             (${liveConversation}) as is_live,
             (select coalesce(p.name, u.name) from users u left join profiles p on p.user_id = u.id
-              where u.id = case when cl.user_id = q.user_a then q.user_b else q.user_a end) as other_name
+              where u.id = case when cl.user_id = q.user_a then q.user_b else q.user_a end) as other_name,
+            exists (select 1 from quedada_shares s where s.quedada_id = q.id and s.user_id = cl.user_id
+              and s.check_in_at is not null and s.check_in_answer is null and s.revoked_at is null
+              and s.expires_at > ${now}::timestamptz) as has_open_check_in
           from claimed cl join quedadas q on q.id = cl.quedada_id join conversations c on c.id = q.conversation_id`),
       );
       return rows.map((row) => {
         const quedada = toRecord(row);
         const kind = row.job_kind as ClaimedJob['kind'];
         const isWanted =
-          kind === 'reminder'
-            ? quedada.status === 'accepted'
-            : quedada.status !== 'cancelled' &&
-              quedada.status !== 'declined' &&
-              quedada.confirmations[row.job_user] === null;
+          kind === 'checkin'
+            ? row.has_open_check_in && (quedada.status === 'accepted' || quedada.status === 'done')
+            : kind === 'reminder'
+              ? quedada.status === 'accepted'
+              : quedada.status !== 'cancelled' &&
+                quedada.status !== 'declined' &&
+                quedada.confirmations[row.job_user] === null;
         return {
           id: Number(row.job_id),
           token,

@@ -16,15 +16,13 @@ import {
 } from '#shared/quedadas/quedada-schemas';
 import { endOf, startProblem, transition } from '#shared/quedadas/quedada-state';
 import { quedadaWhen } from '#shared/quedadas/quedada-time';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { RateLimiter, RateLimitRule } from '../../plugins/rate-limit.ts';
+import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
 import type { JobSpec, QuedadaRecord, QuedadaRepository } from './quedada-repository.ts';
 import type { SuggestionRepository } from './suggestion-repository.ts';
-
-const M = QUEDADA_MESSAGES;
 
 /** Who is asking: the route's or socket's authenticated user and session. */
 export type Caller = { userId: string; sessionId: string };
@@ -46,7 +44,8 @@ export type QuedadaNotifier = {
       referenceType: 'conversation';
       collapseKey: string;
       url: string;
-      setting: 'trainingReminders' | 'trainingRequests';
+      /** null: always sent (the check-in the person asked for). */
+      setting: 'trainingReminders' | 'trainingRequests' | null;
     },
   ): Promise<unknown>;
 };
@@ -77,6 +76,8 @@ export type QuedadaServiceDeps = {
 export const JOB_LEASE_MS = 60_000;
 const JOB_BATCH = 50;
 const WRITE_RULE: RateLimitRule = { name: 'quedada-write', limit: 30, windowMs: 60_000 };
+/** How often an answer that met a concurrent one is applied again to the newer state. */
+const STALE_ATTEMPTS = 3;
 
 export type QuedadaService = ReturnType<typeof createQuedadaService>;
 
@@ -105,12 +106,12 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
 
   const limit = async (userId: string) => {
     const state = await deps.limiter.consume({ rule: WRITE_RULE, key: userId });
-    if (state.isLimited) throw tooManyRequests(M.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
+    if (state.isLimited) throw tooManyRequests(QUEDADA_MESSAGES.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
   };
 
   const readable = async (userId: string, quedadaId: string): Promise<QuedadaRecord> => {
     const found = isQuedadaId(quedadaId) ? await quedadas.findById(quedadaId.toLowerCase()) : undefined;
-    if (!found?.members.includes(userId)) throw notFound(M.quedadaNotFound);
+    if (!found?.members.includes(userId)) throw notFound(QUEDADA_MESSAGES.quedadaNotFound);
     return found;
   };
 
@@ -158,14 +159,14 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
         // A proposal made offline and replayed after it was stored is answered, not refused.
         const stored = await quedadas.findByClientId(caller.userId, input.clientId);
         if (stored) return { quedada: stored, isNew: false };
-        throw badRequest(M[problem], 'VALIDATION');
+        throw badRequest(QUEDADA_MESSAGES[problem], 'VALIDATION');
       }
       await limit(caller.userId);
       // "Permitir solicitudes de entrenamiento" off (/config): nobody may propose to this person.
       const members = await deps.suggestions.members(input.conversationId.toLowerCase());
       const other = members?.includes(caller.userId) ? members.find((member) => member !== caller.userId) : undefined;
       if (other && !(await deps.settings.get(other)).privacy.allowTrainingRequests) {
-        throw new AppError(403, M.requestsOff, 'REQUESTS_OFF');
+        throw new AppError(403, QUEDADA_MESSAGES.requestsOff, 'REQUESTS_OFF');
       }
       const outcome = await quedadas.propose({
         ...caller,
@@ -180,44 +181,60 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
         now,
       });
       if (outcome.kind === 'repeat') return { quedada: outcome.quedada, isNew: false };
-      if (outcome.kind === 'missing') throw notFound(M.conversationNotFound);
+      if (outcome.kind === 'missing') throw notFound(QUEDADA_MESSAGES.conversationNotFound);
       if (outcome.kind === 'session') throw unauthorized();
-      if (outcome.kind === 'inactive') throw new AppError(403, M.cannotPlan, 'CONVERSATION_ENDED');
-      if (outcome.kind === 'busy') throw conflict(M.alreadyActive, 'QUEDADA_ACTIVE');
+      if (outcome.kind === 'inactive') throw new AppError(403, QUEDADA_MESSAGES.cannotPlan, 'CONVERSATION_ENDED');
+      if (outcome.kind === 'busy') throw conflict(QUEDADA_MESSAGES.alreadyActive, 'QUEDADA_ACTIVE');
       return { quedada: outcome.quedada, isNew: true };
     },
 
-    /** Accept, decline, counter, cancel or confirm; a replayed clientId answers the current state. */
+    /**
+     * Accept, decline, counter, cancel or confirm; a replayed clientId answers the current state.
+     * Two answers at the same moment (both confirming) meet at the version check: the later one
+     * reads the quedada again and applies its answer to the new state, so neither person sees an
+     * error for an answer that still makes sense.
+     */
     async act(caller: Caller, quedadaId: string, body: unknown): Promise<{ quedada: QuedadaRecord; isNew: boolean }> {
       const input: QuedadaActionRequest = parseInput(QuedadaActionRequestSchema, body);
-      const current = await readable(caller.userId, quedadaId);
-      if (await quedadas.hasAction(caller.userId, input.clientId, current._id))
-        return { quedada: current, isNew: false };
-      const now = clock.now();
-      if (input.action === 'counter') {
-        const problem = startProblem(input.startsAt, now, QUEDADA_HORIZON_DAYS);
-        if (problem) throw badRequest(M[problem], 'VALIDATION');
+      for (let attempt = 1; ; attempt += 1) {
+        const current = await readable(caller.userId, quedadaId);
+        if (await quedadas.hasAction(caller.userId, input.clientId, current._id))
+          return { quedada: current, isNew: false };
+        const now = clock.now();
+        if (input.action === 'counter') {
+          const problem = startProblem(input.startsAt, now, QUEDADA_HORIZON_DAYS);
+          if (problem) throw badRequest(QUEDADA_MESSAGES[problem], 'VALIDATION');
+        }
+        const next = transition(current, input, caller.userId, now);
+        if (!next.ok)
+          throw new AppError(
+            next.status,
+            QUEDADA_MESSAGES[next.error],
+            next.status === 409 ? 'QUEDADA_STATE' : 'FORBIDDEN',
+          );
+        // A retried answer was counted on its first attempt (a stale one only retries after this).
+        if (attempt === 1) await limit(caller.userId);
+        const isAccept = next.patch.status === 'accepted';
+        const ends = next.patch.status === 'cancelled' || next.patch.status === 'declined';
+        const outcome = await quedadas.act({
+          ...caller,
+          quedadaId: current._id,
+          clientId: input.clientId,
+          version: current.version,
+          patch: next.patch,
+          schedule: isAccept ? await jobsFor(current, next.patch) : [],
+          endPendingJobs: ends,
+          now,
+        });
+        if (outcome.kind === 'repeat') return { quedada: outcome.quedada, isNew: false };
+        if (outcome.kind === 'session') throw unauthorized();
+        if (outcome.kind === 'inactive') throw new AppError(403, QUEDADA_MESSAGES.cannotPlan, 'CONVERSATION_ENDED');
+        if (outcome.kind === 'stale') {
+          if (attempt < STALE_ATTEMPTS) continue;
+          throw conflict(QUEDADA_MESSAGES.stale, 'QUEDADA_STALE');
+        }
+        return { quedada: outcome.quedada, isNew: true };
       }
-      const next = transition(current, input, caller.userId, now);
-      if (!next.ok) throw new AppError(next.status, M[next.error], next.status === 409 ? 'QUEDADA_STATE' : 'FORBIDDEN');
-      await limit(caller.userId);
-      const isAccept = next.patch.status === 'accepted';
-      const ends = next.patch.status === 'cancelled' || next.patch.status === 'declined';
-      const outcome = await quedadas.act({
-        ...caller,
-        quedadaId: current._id,
-        clientId: input.clientId,
-        version: current.version,
-        patch: next.patch,
-        schedule: isAccept ? await jobsFor(current, next.patch) : [],
-        endPendingJobs: ends,
-        now,
-      });
-      if (outcome.kind === 'repeat') return { quedada: outcome.quedada, isNew: false };
-      if (outcome.kind === 'session') throw unauthorized();
-      if (outcome.kind === 'inactive') throw new AppError(403, M.cannotPlan, 'CONVERSATION_ENDED');
-      if (outcome.kind === 'stale') throw conflict(M.stale, 'QUEDADA_STALE');
-      return { quedada: outcome.quedada, isNew: true };
     },
 
     /** After the answer: both members' sockets, and a notification to the other for news they must answer. */
@@ -242,7 +259,7 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
     async listForConversation(userId: string, conversationId: string): Promise<Quedada[]> {
       await this.sweep(userId);
       const access = await deps.suggestions.members(conversationId);
-      if (!access?.includes(userId)) throw notFound(M.conversationNotFound);
+      if (!access?.includes(userId)) throw notFound(QUEDADA_MESSAGES.conversationNotFound);
       return (await quedadas.listForConversation(conversationId.toLowerCase())).map(toQuedada);
     },
 
@@ -274,10 +291,10 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
     /** "8 de 9 quedadas cumplidas" of `userId`, as a match (or the user) sees it; null when hidden. */
     async reliability(viewerId: string, userId: string): Promise<Reliability | null> {
       // A malformed id is as unknown as a stranger's (404), and never reaches the database.
-      if (!isQuedadaId(userId)) throw notFound(M.quedadaNotFound);
+      if (!isQuedadaId(userId)) throw notFound(QUEDADA_MESSAGES.quedadaNotFound);
       const subject = userId.toLowerCase();
       if (viewerId !== subject && !(await deps.suggestions.areMatched(viewerId, subject))) {
-        throw notFound(M.quedadaNotFound);
+        throw notFound(QUEDADA_MESSAGES.quedadaNotFound);
       }
       const { showReliability } = (await deps.settings.get(subject)).quedadas;
       if (!showReliability && viewerId !== subject) return null;
@@ -285,12 +302,15 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
       return result.counted === 0 ? null : result;
     },
 
-    /** What the proposal form offers first: the two gyms, the shared slots, the sports and goals. */
+    /**
+     * What the proposal form offers first: the two gyms, the shared slots, the sports (shared ones
+     * first). Goals are no activity ("Perder peso" is why, not what: issue #34).
+     */
     async suggestions(userId: string, conversationId: string): Promise<QuedadaSuggestions> {
       const members = isQuedadaId(conversationId)
         ? await deps.suggestions.members(conversationId.toLowerCase())
         : undefined;
-      if (!members?.includes(userId)) throw notFound(M.conversationNotFound);
+      if (!members?.includes(userId)) throw notFound(QUEDADA_MESSAGES.conversationNotFound);
       const profiles = await deps.suggestions.profiles(members);
       const mine = profiles.find((profile) => profile.userId === userId);
       const theirs = profiles.find((profile) => profile.userId !== userId);
@@ -302,16 +322,15 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
         );
       const sharedSlots = (mine?.availability ?? []).filter((slot) => theirs?.availability.includes(slot));
       const common = (mine?.sports ?? []).filter((sport) => theirs?.sports.includes(sport));
-      const activities = [
-        ...new Set([...common, ...(mine?.sports ?? []), ...(theirs?.sports ?? []), ...(mine?.goals ?? [])]),
-      ].slice(0, 8);
+      const activities = [...new Set([...common, ...(mine?.sports ?? []), ...(theirs?.sports ?? [])])].slice(0, 8);
       return { gyms, sharedSlots, sharedText: sharedAvailabilityText(sharedSlots), activities };
     },
 
     /** The data for the `.ics` (accepted quedadas only). */
     async calendarData(userId: string, quedadaId: string) {
       const record = await readable(userId, quedadaId);
-      if (record.status !== 'accepted' && record.status !== 'done') throw conflict(M.notAnswerable, 'QUEDADA_STATE');
+      if (record.status !== 'accepted' && record.status !== 'done')
+        throw conflict(QUEDADA_MESSAGES.notAnswerable, 'QUEDADA_STATE');
       const other = record.members.find((member) => member !== userId) as string;
       const [profile] = await deps.suggestions.profiles([other]);
       const { reminderMinutes } = (await deps.settings.get(userId)).quedadas;
@@ -325,7 +344,7 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
     async rewind(userId: string, quedadaId: string): Promise<Quedada> {
       const current = await readable(userId, quedadaId);
       const moved = await quedadas.rewind(current._id, userId, clock.now());
-      if (!moved) throw conflict(M.notAnswerable, 'QUEDADA_STATE');
+      if (!moved) throw conflict(QUEDADA_MESSAGES.notAnswerable, 'QUEDADA_STATE');
       announce(moved);
       void this.runDueJobs().catch((error: unknown) => logger.warn({ err: error }, 'quedadas: job runner failed'));
       return toQuedada(moved);
@@ -353,18 +372,27 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
         const tooLate = job.kind === 'confirm' && clock.now().getTime() > endOf(quedada) + CONFIRM_WINDOW_MS;
         if (job.isStillWanted && !tooLate && deps.notifier) {
           const when = quedadaWhen(quedada.startsAt);
+          const text =
+            job.kind === 'checkin'
+              ? {
+                  title: '¿Todo bien?',
+                  body: `Tu contacto de confianza verá tu respuesta sobre el entreno con ${job.otherName}.`,
+                }
+              : job.kind === 'reminder'
+                ? { title: `Entreno con ${job.otherName}`, body: `${quedada.activity} en ${quedada.gymName}, ${when}` }
+                : {
+                    title: '¿Entrenasteis juntos?',
+                    body: `Cuéntanos si entrenaste con ${job.otherName} (${quedada.activity}).`,
+                  };
           await deps.notifier.notify(job.userId, {
             type: 'reminder',
-            title: job.kind === 'reminder' ? `Entreno con ${job.otherName}` : '¿Entrenasteis juntos?',
-            body:
-              job.kind === 'reminder'
-                ? `${quedada.activity} en ${quedada.gymName}, ${when}`
-                : `Cuéntanos si entrenaste con ${job.otherName} (${quedada.activity}).`,
+            ...text,
             referenceId: quedada.conversationId,
             referenceType: 'conversation',
             collapseKey: `quedada:${quedada._id}:${job.kind}`,
-            url: conversationUrl(quedada.conversationId),
-            setting: 'trainingReminders',
+            // The check-in is answered on «Próximos entrenos»; the person asked for it: always sent.
+            url: job.kind === 'checkin' ? '/entrenos' : conversationUrl(quedada.conversationId),
+            setting: job.kind === 'checkin' ? null : 'trainingReminders',
           });
           sent += 1;
         }

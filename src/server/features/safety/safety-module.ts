@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { Database } from '../../db/client.ts';
-import type { InvalidationBus } from '../../plugins/invalidation-bus.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
-import type { PasswordHasher } from '../auth/password-hasher.ts';
-import type { SessionService } from '../auth/session-service.ts';
-import type { ChatRealtime } from '../chat/chat-service.ts';
+import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
+import type { PasswordHasher, SessionService } from '../auth/index.ts';
+import type { ChatRealtime } from '../chat/index.ts';
 import { createSafetyRepository } from './safety-repository.ts';
 import { accountRoutes, safetyRoutes } from './safety-routes.ts';
 import { createSafetyService, type SafetyService } from './safety-service.ts';

@@ -4,6 +4,8 @@ import type { Database } from '../../db/client.ts';
 import {
   blocks,
   conversationParticipants,
+  DELETED_ACCOUNT_EMAIL_DOMAIN,
+  isDeletedAccount,
   conversations,
   matches,
   messages,
@@ -18,11 +20,10 @@ import {
   users,
   verificationRequests,
 } from '../../db/schema/index.ts';
-import { appendChanges, rowsOf } from '../sync/change-log-repository.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 /** The name a deleted account keeps in the other users' ended conversations. */
 export const DELETED_USER_NAME = 'Usuario eliminado';
-const TOMBSTONE_DOMAIN = 'deleted.entreno.invalid';
 
 export type ConversationOfPair = { conversationId: string; userA: string; userB: string };
 export type EndedConversation = { conversationId: string; otherUserId: string; status: 'blocked' | 'unmatched' };
@@ -38,7 +39,7 @@ export function createSafetyRepository(db: Database) {
         .select({ passwordHash: users.passwordHash, email: users.email })
         .from(users)
         .where(eq(users.id, userId));
-      if (!row || row.email.endsWith(`@${TOMBSTONE_DOMAIN}`)) return undefined;
+      if (!row || isDeletedAccount(row)) return undefined;
       return { passwordHash: row.passwordHash };
     },
 
@@ -50,18 +51,12 @@ export function createSafetyRepository(db: Database) {
       return db.transaction(async (tx) => {
         await tx.insert(blocks).values({ blockerId, blockedId, createdAt: now }).onConflictDoNothing();
         const changed = rowsOf<{ id: string; user_a: string; user_b: string }>(
-          await tx.execute(sql`update conversations set status = 'blocked', updated_at = ${now}
+          await tx.execute(sql`update conversations set status = 'blocked', updated_at = ${now},
+              changed_xid = pg_current_xact_id()
             where ((user_a = ${blockerId}::uuid and user_b = ${blockedId}::uuid)
                or (user_a = ${blockedId}::uuid and user_b = ${blockerId}::uuid))
               and status <> 'blocked'
             returning id, user_a, user_b`),
-        );
-        await appendChanges(
-          tx,
-          changed.flatMap((row) =>
-            [row.user_a, row.user_b].map((userId) => ({ userId, kind: 'conversation' as const, entityId: row.id })),
-          ),
-          now,
         );
         // A cached deck page must not bring the other back (the deck query honours blocks when built).
         await tx.execute(
@@ -174,7 +169,21 @@ export function createSafetyRepository(db: Database) {
           .where(involves(conversations.userA, conversations.userB)),
         db.select().from(conversationParticipants).where(eq(conversationParticipants.userId, userId)),
         db
-          .select()
+          .select({
+            id: messages.id,
+            conversationId: messages.conversationId,
+            senderId: messages.senderId,
+            receiverId: messages.receiverId,
+            text: messages.text,
+            createdAt: messages.createdAt,
+            // The receiver's cursors (docs/decisions/0041).
+            isDelivered: sql<boolean>`exists (select 1 from conversation_participants p
+              where p.conversation_id = ${messages.conversationId} and p.user_id = ${messages.receiverId}
+                and greatest(p.delivered_seq, p.last_read_seq) >= ${messages.seq})`,
+            isRead: sql<boolean>`exists (select 1 from conversation_participants p
+              where p.conversation_id = ${messages.conversationId} and p.user_id = ${messages.receiverId}
+                and p.last_read_seq >= ${messages.seq})`,
+          })
           .from(messages)
           .where(or(eq(messages.senderId, userId), eq(messages.receiverId, userId)))
           .orderBy(asc(messages.createdAt)),
@@ -262,8 +271,8 @@ export function createSafetyRepository(db: Database) {
           receiverId: row.receiverId,
           text: row.text,
           createdAt: row.createdAt,
-          deliveredAt: row.deliveredAt,
-          readAt: row.readAt,
+          isDelivered: row.isDelivered === true,
+          isRead: row.isRead === true,
         })),
         notifications: notificationRows,
         settings: settingsRows[0]?.settings ?? {},
@@ -292,7 +301,7 @@ export function createSafetyRepository(db: Database) {
             set status = case when c.status = 'active' then 'unmatched' else c.status end,
               unmatched_by = case when c.status = 'active' then ${userId}::uuid else c.unmatched_by end,
               unmatched_at = case when c.status = 'active' then ${now} else c.unmatched_at end,
-              updated_at = ${now}
+              updated_at = ${now}, changed_xid = pg_current_xact_id()
             where c.user_a = ${userId}::uuid or c.user_b = ${userId}::uuid
             returning c.id, case when c.user_a = ${userId}::uuid then c.user_b else c.user_a end as other_id, c.status`),
         );
@@ -302,7 +311,7 @@ export function createSafetyRepository(db: Database) {
             ended.map((row) => sql`${row.id}::uuid`),
             sql`, `,
           );
-          // The last message shown in the list, and the unread counts, without the deleted messages.
+          // The last message shown in the list without the deleted messages (unread counts are derived).
           await tx.execute(sql`update conversations c set
               last_message_id = m.id, last_message_preview = left(m.text, 200),
               last_message_at = m.created_at, last_message_sender_id = m.sender_id
@@ -312,16 +321,6 @@ export function createSafetyRepository(db: Database) {
                     where conversation_id = c2.id order by seq desc limit 1) lm on true
                   where c2.id in (${ids})) m
             where c.id = m.conversation_id and c.last_message_sender_id = ${userId}::uuid`);
-          await tx.execute(sql`update conversation_participants p set unread_count = (
-              select count(*) from messages m
-              where m.conversation_id = p.conversation_id and m.receiver_id = p.user_id and m.read_at is null),
-              updated_at = ${now}
-            where p.conversation_id in (${ids}) and p.user_id <> ${userId}::uuid`);
-          await appendChanges(
-            tx,
-            ended.map((row) => ({ userId: row.other_id, kind: 'conversation' as const, entityId: row.id })),
-            now,
-          );
         }
         await tx.delete(conversationParticipants).where(eq(conversationParticipants.userId, userId));
         await tx.delete(profiles).where(eq(profiles.userId, userId));
@@ -332,12 +331,17 @@ export function createSafetyRepository(db: Database) {
         await tx.delete(userSettings).where(eq(userSettings.userId, userId));
         await tx.delete(sessions).where(eq(sessions.userId, userId));
         await tx.update(reports).set({ reporterId: null }).where(eq(reports.reporterId, userId));
+        // Every way in goes with the account (docs/decisions/0043): passkeys, the second step's
+        // secret, recovery codes and remembered devices, and any passkey ceremony under way.
         for (const table of [
+          'passkeys',
+          'two_factor',
+          'recovery_codes',
+          'trusted_devices',
+          'webauthn_challenges',
           'password_reset_tokens',
           'streak_reminders',
           'recommendation_decks',
-          'user_changes',
-          'sync_counters',
         ]) {
           const column = table === 'recommendation_decks' ? 'viewer_id' : 'user_id';
           await tx.execute(sql`delete from ${sql.identifier(table)} where ${sql.identifier(column)} = ${userId}::uuid`);
@@ -345,7 +349,7 @@ export function createSafetyRepository(db: Database) {
         await tx
           .update(users)
           .set({
-            email: `${userId}@${TOMBSTONE_DOMAIN}`,
+            email: `${userId}@${DELETED_ACCOUNT_EMAIL_DOMAIN}`,
             phone: null,
             name: DELETED_USER_NAME,
             lastName: '',

@@ -5,12 +5,12 @@ import {
   type DeletionMethodResponse,
   DeleteAccountRequestSchema,
   ReportRequestSchema,
-  SAFETY_MESSAGES as M,
+  SAFETY_MESSAGES,
 } from '#shared/safety/safety-schemas';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../plugins/rate-limit.ts';
+import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../infra/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
 import type { SafetyRepository } from './safety-repository.ts';
 
@@ -52,7 +52,7 @@ export function createSafetyService(deps: SafetyServiceDeps) {
   /** The other user must exist; a deleted or unknown one is a 404 (never "you are blocked"). */
   const requireOther = async (callerId: string, otherId: string, selfMessage: string) => {
     if (otherId === callerId) throw badRequest(selfMessage, 'VALIDATION');
-    if (!(await repository.findAccount(otherId))) throw notFound(M.userNotFound);
+    if (!(await repository.findAccount(otherId))) throw notFound(SAFETY_MESSAGES.userNotFound);
   };
 
   const block = async (callerId: string, otherId: string) => {
@@ -67,16 +67,16 @@ export function createSafetyService(deps: SafetyServiceDeps) {
   return {
     async block(callerId: string, body: unknown): Promise<{ success: true; message: string }> {
       const input = parseInput(BlockRequestSchema, body);
-      await enforceRateLimits(limiter, [{ rule: BLOCK_RULE, key: callerId }], M.blockRateLimited);
-      await requireOther(callerId, input.userId, M.cannotBlockSelf);
+      await enforceRateLimits(limiter, [{ rule: BLOCK_RULE, key: callerId }], SAFETY_MESSAGES.blockRateLimited);
+      await requireOther(callerId, input.userId, SAFETY_MESSAGES.cannotBlockSelf);
       await block(callerId, input.userId);
-      return { success: true, message: M.blocked };
+      return { success: true, message: SAFETY_MESSAGES.blocked };
     },
 
     async unblock(callerId: string, otherId: string): Promise<{ success: true; message: string }> {
-      await enforceRateLimits(limiter, [{ rule: BLOCK_RULE, key: callerId }], M.blockRateLimited);
-      if (!(await repository.unblock(callerId, otherId))) throw notFound(M.blockNotFound);
-      return { success: true, message: M.unblocked };
+      await enforceRateLimits(limiter, [{ rule: BLOCK_RULE, key: callerId }], SAFETY_MESSAGES.blockRateLimited);
+      if (!(await repository.unblock(callerId, otherId))) throw notFound(SAFETY_MESSAGES.blockNotFound);
+      return { success: true, message: SAFETY_MESSAGES.unblocked };
     },
 
     async listBlocks(callerId: string): Promise<BlockListResponse> {
@@ -94,8 +94,8 @@ export function createSafetyService(deps: SafetyServiceDeps) {
 
     async report(callerId: string, body: unknown): Promise<{ success: true; message: string; reportId: string }> {
       const input = parseInput(ReportRequestSchema, body);
-      await enforceRateLimits(limiter, [{ rule: REPORT_RULE, key: callerId }], M.reportRateLimited);
-      await requireOther(callerId, input.userId, M.cannotReportSelf);
+      await enforceRateLimits(limiter, [{ rule: REPORT_RULE, key: callerId }], SAFETY_MESSAGES.reportRateLimited);
+      await requireOther(callerId, input.userId, SAFETY_MESSAGES.cannotReportSelf);
       const reportId = await repository.insertReport({
         reporterId: callerId,
         reportedId: input.userId,
@@ -105,18 +105,18 @@ export function createSafetyService(deps: SafetyServiceDeps) {
         now: clock.now(),
       });
       if (input.block) await block(callerId, input.userId);
-      return { success: true, message: M.reported, reportId };
+      return { success: true, message: SAFETY_MESSAGES.reported, reportId };
     },
 
     async exportData(callerId: string) {
-      await enforceRateLimits(limiter, [{ rule: EXPORT_RULE, key: callerId }], M.exportRateLimited);
+      await enforceRateLimits(limiter, [{ rule: EXPORT_RULE, key: callerId }], SAFETY_MESSAGES.exportRateLimited);
       return { exportedAt: clock.now().toISOString(), ...(await repository.exportData(callerId)) };
     },
 
     /** How the caller confirms a deletion: their password, or the word ELIMINAR (Google-only accounts). */
     async deletionMethod(callerId: string): Promise<DeletionMethodResponse> {
       const account = await repository.findAccount(callerId);
-      if (!account) throw notFound(M.userNotFound);
+      if (!account) throw notFound(SAFETY_MESSAGES.userNotFound);
       return { success: true, method: account.passwordHash ? 'password' : 'confirmation' };
     },
 
@@ -126,16 +126,16 @@ export function createSafetyService(deps: SafetyServiceDeps) {
      */
     async deleteAccount(callerId: string, body: unknown): Promise<{ success: true; message: string }> {
       const input = parseInput(DeleteAccountRequestSchema, body ?? {});
-      await enforceRateLimits(limiter, [{ rule: DELETE_RULE, key: callerId }], M.deleteRateLimited);
+      await enforceRateLimits(limiter, [{ rule: DELETE_RULE, key: callerId }], SAFETY_MESSAGES.deleteRateLimited);
       const account = await repository.findAccount(callerId);
-      if (!account) throw notFound(M.userNotFound);
+      if (!account) throw notFound(SAFETY_MESSAGES.userNotFound);
       if (account.passwordHash) {
-        if (input.password === undefined) throw badRequest(M.passwordRequired, 'PASSWORD_REQUIRED');
+        if (input.password === undefined) throw badRequest(SAFETY_MESSAGES.passwordRequired, 'PASSWORD_REQUIRED');
         if (!(await deps.passwords.verify(account.passwordHash, input.password))) {
-          throw new AppError(403, M.wrongPassword, 'WRONG_PASSWORD');
+          throw new AppError(403, SAFETY_MESSAGES.wrongPassword, 'WRONG_PASSWORD');
         }
       } else if (input.confirmation !== DELETE_CONFIRMATION_WORD) {
-        throw badRequest(M.deleteConfirmation, 'CONFIRMATION_REQUIRED');
+        throw badRequest(SAFETY_MESSAGES.deleteConfirmation, 'CONFIRMATION_REQUIRED');
       }
       await deps.revokeAllSessions(callerId);
       const { photoKeys, ended } = await repository.deleteAccount(callerId, clock.now());
@@ -146,7 +146,7 @@ export function createSafetyService(deps: SafetyServiceDeps) {
       await deps.discardPhotos(photoKeys).catch((error: unknown) => {
         deps.logger.error({ err: error, userId: callerId }, 'safety: photo files of a deleted account remain');
       });
-      return { success: true, message: M.accountDeleted };
+      return { success: true, message: SAFETY_MESSAGES.accountDeleted };
     },
   };
 }

@@ -10,12 +10,11 @@ import {
 import { SERVER_MESSAGES } from '#shared/messages';
 import { PASSKEYS_PER_USER_MAX, type PasskeySummary } from '#shared/security/security-schemas';
 import { SECURITY_MESSAGES } from '#shared/security/security-messages';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
-import { SECOND_STEP_LIMITS } from '../auth/auth-limits.ts';
-import type { UserRepository } from '../auth/user-repository.ts';
+import { enforceRateLimits, type RateLimiter } from '../../infra/rate-limit.ts';
+import { SECOND_STEP_LIMITS, type UserRepository } from '../auth/index.ts';
 import type { PasskeyRow, SecurityRepository } from './security-repository.ts';
 
 /** How long a ceremony's challenge waits for the authenticator (the browser's own timeout is 5 minutes). */

@@ -4,6 +4,7 @@ import {
   type PasskeyRow,
   passkeys,
   recoveryCodes,
+  spentSecondStepTokens,
   type TwoFactorRow,
   trustedDevices,
   twoFactor,
@@ -129,6 +130,20 @@ export function createSecurityRepository(db: Database) {
         .returning({ id: trustedDevices.id });
       return rows.length > 0;
     },
+    /**
+     * Records that a pending second-step token opened its session; false when it already had
+     * (docs/decisions/0043). Expired records are swept on the way.
+     */
+    async spendPendingToken(jti: string, expiresAt: Date, now: Date): Promise<boolean> {
+      await db.delete(spentSecondStepTokens).where(lt(spentSecondStepTokens.expiresAt, now));
+      const rows = await db
+        .insert(spentSecondStepTokens)
+        .values({ jti, expiresAt })
+        .onConflictDoNothing()
+        .returning({ jti: spentSecondStepTokens.jti });
+      return rows.length > 0;
+    },
+
     /** Forgets every remembered device of the user (password reset, two-step turned off). */
     async forgetTrustedDevices(userId: string): Promise<void> {
       await db.delete(trustedDevices).where(eq(trustedDevices.userId, userId));

@@ -18,8 +18,11 @@ import {
 import * as v from 'valibot';
 import { requireAuth } from '../../plugins/auth.ts';
 import { parseInput } from '../../validation.ts';
-import type { AuthModule } from '../auth/auth-module.ts';
-import { setDeviceCookie } from './device-cookie.ts';
+import type { Clock } from '../../infra/clock.ts';
+import { type SessionService, setDeviceCookie } from '../auth/index.ts';
+import type { PasskeyService } from './passkey-service.ts';
+import type { SecondStepService } from './second-step-service.ts';
+import type { TwoFactorService } from './two-factor-service.ts';
 
 const PasskeyIdParamsSchema = v.strictObject({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)) });
 
@@ -27,7 +30,13 @@ const PasskeyIdParamsSchema = v.strictObject({ id: v.pipe(v.string(), v.minLengt
  * The second step and passkey sign-in (under /api/auth, no session yet), and Seguridad's own
  * calls (under /api/security, signed in). docs/decisions/0032.
  */
-export async function secondStepRoutes(app: FastifyInstance, options: { auth: AuthModule; isSecure: boolean }) {
+export async function secondStepRoutes(
+  app: FastifyInstance,
+  options: {
+    auth: { secondStep: SecondStepService; passkeys: PasskeyService; sessions: SessionService; clock: Clock };
+    isSecure: boolean;
+  },
+) {
   const { secondStep, passkeys, sessions, clock } = options.auth;
 
   app.post('/second-step', async (request, reply): Promise<LoginResponse> => {
@@ -51,12 +60,15 @@ export async function secondStepRoutes(app: FastifyInstance, options: { auth: Au
   app.post('/passkey', async (request): Promise<LoginResponse> => {
     const input = parseInput(PasskeySignInRequestSchema, request.body);
     const userId = await passkeys.authenticate(input, request.ip);
-    const session = await sessions.issueSession(userId, { rememberMe: input.rememberMe });
+    const session = await sessions.issueSession(userId, { rememberMe: input.rememberMe, secondFactor: 'passkey' });
     return { success: true, ...session, message: SECURITY_MESSAGES.passkeySignedIn };
   });
 }
 
-export async function securityRoutes(app: FastifyInstance, options: { auth: AuthModule }) {
+export async function securityRoutes(
+  app: FastifyInstance,
+  options: { auth: { twoFactor: TwoFactorService; passkeys: PasskeyService } },
+) {
   const { twoFactor, passkeys } = options.auth;
 
   app.get('/', { preHandler: app.authenticate }, async (request): Promise<SecurityStatusResponse> => {

@@ -2,12 +2,10 @@ import QRCode from 'qrcode';
 import { AUTH_MESSAGES } from '#shared/auth/auth-messages';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { SECURITY_MESSAGES } from '#shared/security/security-messages';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict } from '../../errors.ts';
-import { addressKey, checkRateLimits, enforceRateLimits, type RateLimiter } from '../../plugins/rate-limit.ts';
-import { SECOND_STEP_LIMITS } from '../auth/auth-limits.ts';
-import type { PasswordHasher } from '../auth/password-hasher.ts';
-import type { UserRecord, UserRepository } from '../auth/user-repository.ts';
+import { addressKey, enforceRateLimits, guessUnderLimits, type RateLimiter } from '../../infra/rate-limit.ts';
+import { type PasswordHasher, SECOND_STEP_LIMITS, type UserRecord, type UserRepository } from '../auth/index.ts';
 import {
   generateRecoveryCodes,
   generateTotpSecret,
@@ -40,6 +38,9 @@ export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 /** Which codes a check accepts: the app's, a recovery code, or either (typed into one field). */
 export type CodeKind = 'totp' | 'recovery' | 'totp-or-recovery';
 
+/** A 400 from a code check is a wrong guess (a wrong, used or expired code); anything else checked nothing. */
+const isBadRequest = (error: unknown) => error instanceof AppError && error.statusCode === 400;
+
 /** The phone's last two digits, the rest hidden: enough to recognise it, nothing to harvest. */
 export function phoneHint(phone: string | null): string | null {
   return phone ? `••• •• •• ${phone.slice(-2)}` : null;
@@ -71,19 +72,19 @@ export function createTwoFactorService(deps: TwoFactorServiceDeps) {
     );
     const fromIp = `${userId}|${addressKey(ip)}`;
     const delays = SECOND_STEP_LIMITS.failuresPerAccountAndIpTiers.map((rule) => ({ rule, key: fromIp }));
-    const failures = [...delays, { rule: SECOND_STEP_LIMITS.failuresPerAccount, key: userId }];
-    await checkRateLimits(limiter, failures, SECURITY_MESSAGES.tooManyCodeAttempts);
-    try {
-      await attempt();
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode === 400) {
-        await Promise.all(failures.map((check) => limiter.consume(check)));
-      }
-      throw error;
-    }
-    await Promise.all(delays.map((check) => limiter.reset(check)));
+    // Reserved before the code is checked (QUALITY 36): a burst checks at most the limit.
+    await guessUnderLimits(
+      limiter,
+      [
+        {
+          checks: [...delays, { rule: SECOND_STEP_LIMITS.failuresPerAccount, key: userId }],
+          message: SECURITY_MESSAGES.tooManyCodeAttempts,
+        },
+      ],
+      attempt,
+      { isWrongGuess: isBadRequest, resetOnSuccess: delays },
+    );
   };
-
   /** Accepts one code of the kinds allowed (throttled), or a 400 INVALID_CODE. */
   const checkCode = (userId: string, code: string, kind: CodeKind, ip: string): Promise<void> =>
     throttled(userId, ip, async () => {
@@ -162,13 +163,23 @@ export function createTwoFactorService(deps: TwoFactorServiceDeps) {
         [{ rule: SECOND_STEP_LIMITS.attemptsPerIp, key: ip }],
         SERVER_MESSAGES.tooManyRequests,
       );
-      const failures = [{ rule: SECOND_STEP_LIMITS.failuresPerAccount, key: userId }];
-      await checkRateLimits(limiter, failures, SECURITY_MESSAGES.tooManyCodeAttempts);
-      const step = matchTotpStep(openSecret(deps.secretKey, state.pendingSecret), code, now);
-      if (step === undefined) {
-        await Promise.all(failures.map((check) => limiter.consume(check)));
-        throw badRequest(SECURITY_MESSAGES.codeInvalid, 'INVALID_CODE');
-      }
+      const pendingSecret = state.pendingSecret;
+      // The setup's code is reserved before it is checked, like every other (QUALITY 36).
+      const step = await guessUnderLimits(
+        limiter,
+        [
+          {
+            checks: [{ rule: SECOND_STEP_LIMITS.failuresPerAccount, key: userId }],
+            message: SECURITY_MESSAGES.tooManyCodeAttempts,
+          },
+        ],
+        async () => {
+          const matched = matchTotpStep(openSecret(deps.secretKey, pendingSecret), code, now);
+          if (matched === undefined) throw badRequest(SECURITY_MESSAGES.codeInvalid, 'INVALID_CODE');
+          return matched;
+        },
+        { isWrongGuess: isBadRequest },
+      );
       const { codes, hashes } = newRecoveryCodes(userId);
       const isEnabled = await security.enable(userId, {
         pendingSecret: state.pendingSecret,
@@ -204,11 +215,20 @@ export function createTwoFactorService(deps: TwoFactorServiceDeps) {
 
   /** The password re-check of a sensitive change, counted with the login's per-account failures. */
   async function checkPassword(user: UserRecord, password: string): Promise<void> {
-    const failures = [{ rule: SECOND_STEP_LIMITS.failuresPerAccount, key: user.id }];
-    await checkRateLimits(limiter, failures, AUTH_MESSAGES.tooManyLoginAttempts);
-    if (!user.passwordHash || !(await deps.hasher.verify(user.passwordHash, password))) {
-      await Promise.all(failures.map((check) => limiter.consume(check)));
-      throw badRequest(SECURITY_MESSAGES.passwordWrong, 'INVALID_PASSWORD');
-    }
+    await guessUnderLimits(
+      limiter,
+      [
+        {
+          checks: [{ rule: SECOND_STEP_LIMITS.failuresPerAccount, key: user.id }],
+          message: AUTH_MESSAGES.tooManyLoginAttempts,
+        },
+      ],
+      async () => {
+        if (!user.passwordHash || !(await deps.hasher.verify(user.passwordHash, password))) {
+          throw badRequest(SECURITY_MESSAGES.passwordWrong, 'INVALID_PASSWORD');
+        }
+      },
+      { isWrongGuess: isBadRequest },
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { resolveSettings, type Settings, type SettingsPatch } from '#shared/settings/settings-schema';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { SettingsRepository } from './settings-repository.ts';
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,5 +1,5 @@
 import { DISCOVERY_MESSAGES } from '#shared/discovery/discovery-schemas';
-import { type RateLimiter, type RateLimitRule, throwIfLimited } from '../../plugins/rate-limit.ts';
+import { type RateLimiter, type RateLimitRule, throwIfLimited } from '../../infra/rate-limit.ts';
 
 /**
  * Swipes per user (issue #19 §3, docs/decisions/0021): a person looking at each card swipes a

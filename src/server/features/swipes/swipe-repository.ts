@@ -1,6 +1,7 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import { type Database, preparedStatement } from '../../db/client.ts';
-import { blocks, conversations, matches, messages } from '../../db/schema/index.ts';
+import { blocks, conversations, matches } from '../../db/schema/index.ts';
+import { createBatcher } from '../../infra/batcher.ts';
 import { rowsOf } from '../sync/change-log-repository.ts';
 
 export type SwipeActionValue = 'dislike' | 'like' | 'superlike';
@@ -50,8 +51,23 @@ const swipeTypeOf = (value: string): 'like' | 'superlike' => (value === 'superli
 const faceOf = (name: string | null, photos: string[] | null): MatchFace | undefined =>
   name === null ? undefined : { name, photos: photos ?? [] };
 
-/** The row of `record_swipe` (migration 0015). */
+/** Swipes per `record_swipes` statement at most (a batch forms from what queued meanwhile). */
+const SWIPE_BATCH_MAX = 64;
+
+/** What `record` records. */
+export type SwipeInput = {
+  swiperId: string;
+  /** The session whose row the statement re-checks (docs/decisions/0018 §4). */
+  sessionId: string;
+  targetId: string;
+  action: SwipeActionValue;
+  clientId: string | undefined;
+  now: Date;
+};
+
+/** A row of `record_swipes` (migration 0021): one per swipe of the batch, `ord` its 1-based place. */
 type RecordRow = {
+  ord: number;
   is_session_live: boolean;
   target_exists: boolean;
   blocked: boolean;
@@ -80,11 +96,35 @@ type ExistingRow = {
 
 export function createSwipeRepository(db: Database) {
   type Executor = Pick<Database, 'execute'>;
-  const recordSwipe = preparedStatement<RecordRow>(
+  const recordSwipes = preparedStatement<RecordRow>(
     db,
-    'record_swipe',
-    'select * from record_swipe($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::timestamptz)',
+    'record_swipes',
+    'select * from record_swipes($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[])',
   );
+  /**
+   * Swipes in self-forming batches (docs/decisions/0057): one goes at once when no statement is in
+   * flight; those arriving meanwhile go together in the next, one statement and one commit.
+   */
+  const batcher = createBatcher<SwipeInput, RecordRow>({
+    name: 'swipes',
+    maxSize: SWIPE_BATCH_MAX,
+    async run(items) {
+      const rows = await recordSwipes([
+        items.map((one) => one.swiperId),
+        items.map((one) => one.sessionId),
+        items.map((one) => one.targetId),
+        items.map((one) => one.action),
+        items.map((one) => one.clientId ?? null),
+        items.map((one) => one.now.toISOString()),
+      ]);
+      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+      return items.map((_, index) => {
+        const row = byOrd.get(index + 1);
+        if (!row) throw new Error('record_swipes returned no row for a swipe');
+        return row;
+      });
+    },
+  });
 
   /** The recorded swipe a repeat answers with: by clientId first (the outbox's replay), else by pair. */
   const existing = async (executor: Executor, swiperId: string, targetId: string, clientId: string | null) => {
@@ -118,27 +158,18 @@ export function createSwipeRepository(db: Database) {
 
   return {
     /**
-     * Records a swipe once per pair and creates the match and its conversation when it completes
-     * a mutual like: one statement, one round trip (`record_swipe`, migration 0015, a named
-     * prepared statement). The two likes of a pair must not overlap, or under READ COMMITTED
-     * neither would see the other and there would be no match at all: the function takes an
-     * advisory lock on the ordered pair before it reads the other like (docs/decisions/0036).
-     * Only a repeat (same pair or same clientId) costs a second statement, reading what the
-     * original swipe made.
+     * Records a swipe once per pair and creates the match, its conversation and the conversation's
+     * member rows when it completes a mutual like: one statement with the other swipes of its batch
+     * (`record_swipes`, migration 0021, a named prepared statement; docs/decisions/0057). The two
+     * likes of a pair must not overlap, or under READ COMMITTED neither would see the other and
+     * there would be no match at all: each batch takes the advisory locks of its pairs, in one
+     * order, before it reads the other likes (docs/decisions/0036). Only a repeat (same pair or
+     * same clientId) costs a second statement, reading what the original swipe made.
      */
-    async record(input: {
-      swiperId: string;
-      /** The session whose row the statement re-checks (docs/decisions/0018 §4). */
-      sessionId: string;
-      targetId: string;
-      action: SwipeActionValue;
-      clientId: string | undefined;
-      now: Date;
-    }): Promise<SwipeOutcome> {
-      const { swiperId, sessionId, targetId, action, now } = input;
+    async record(input: SwipeInput): Promise<SwipeOutcome> {
+      const { swiperId, targetId, now } = input;
       const clientId = input.clientId ?? null;
-      const [row] = await recordSwipe([swiperId, sessionId, targetId, action, clientId, now.toISOString()]);
-      if (!row) throw new Error('record_swipe returned no row');
+      const row = await batcher.submit(input);
       if (!row.is_session_live) return { status: 'revoked' };
       if (!row.target_exists || row.blocked) return { status: 'refused' };
       if (!row.swipe_id) {
@@ -195,11 +226,13 @@ export function createSwipeRepository(db: Database) {
           lastMessageText: conversations.lastMessagePreview,
           lastMessageAt: conversations.lastMessageAt,
           lastMessageSenderId: conversations.lastMessageSenderId,
-          lastMessageReadAt: messages.readAt,
+          // Read: the other member's read cursor reached the conversation's last seq (docs/decisions/0041).
+          isLastMessageRead: sql<boolean>`exists (select 1 from conversation_participants p
+            where p.conversation_id = ${conversations.id} and p.user_id <> ${conversations.lastMessageSenderId}
+              and p.last_read_seq >= ${conversations.lastSeq})`,
         })
         .from(matches)
         .innerJoin(conversations, eq(conversations.matchId, matches.id))
-        .leftJoin(messages, eq(messages.id, conversations.lastMessageId))
         .where(
           and(
             or(eq(matches.userLow, userId), eq(matches.userHigh, userId)),
@@ -223,7 +256,7 @@ export function createSwipeRepository(db: Database) {
                 text: row.lastMessageText ?? '',
                 at: row.lastMessageAt,
                 senderId: row.lastMessageSenderId,
-                isRead: row.lastMessageReadAt !== null,
+                isRead: row.isLastMessageRead === true,
               }
             : null,
       }));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MatchesResponse, SwipeResponse, UndoSwipeResponse } from '#shared/discovery/discovery-schemas';
 import { requireAuth } from '../../plugins/auth.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
 import { enforceSwipeLimit } from './swipe-limits.ts';
 import type { SwipeService } from './swipe-service.ts';
 import type { SwipeUndoService } from './swipe-undo-service.ts';

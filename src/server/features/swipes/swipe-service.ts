@@ -8,7 +8,7 @@ import {
 } from '#shared/discovery/discovery-schemas';
 import { compatibility } from '#shared/discovery/compatibility';
 import { RECENT_MATCH_DAYS } from '#shared/profile/options';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { SERVER_MESSAGES } from '#shared/messages';
 import type { Logger } from '../../logger.ts';
@@ -19,7 +19,6 @@ import type { MatchEvents } from './match-events.ts';
 import type { SwipeNotifier } from './swipe-notifier.ts';
 import type { ListedMatch, MatchFace, StoredMatch, SwipeRepository } from './swipe-repository.ts';
 
-const M = DISCOVERY_MESSAGES;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type SwipeServiceDeps = {
@@ -61,11 +60,11 @@ export function createSwipeService(deps: SwipeServiceDeps) {
       body: unknown,
     ): Promise<SwipeResponse> {
       const callerId = caller.userId;
-      if (pathUserId !== callerId) throw forbidden(M.notOwnData);
+      if (pathUserId !== callerId) throw forbidden(DISCOVERY_MESSAGES.notOwnData);
       const input = parseInput(SwipeRequestSchema, body);
       const targetId = input.target_user_id;
-      if (targetId === callerId) throw badRequest(M.swipeSelf, 'VALIDATION');
-      if (!isUuid(targetId)) throw notFound(M.userNotFound);
+      if (targetId === callerId) throw badRequest(DISCOVERY_MESSAGES.swipeSelf, 'VALIDATION');
+      if (!isUuid(targetId)) throw notFound(DISCOVERY_MESSAGES.userNotFound);
       const outcome = await swipes.record({
         swiperId: callerId,
         sessionId: caller.sessionId,
@@ -76,7 +75,7 @@ export function createSwipeService(deps: SwipeServiceDeps) {
       });
       if (outcome.status === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);
       // A blocked pair looks like a missing user: a block is never revealed.
-      if (outcome.status === 'refused') throw notFound(M.userNotFound);
+      if (outcome.status === 'refused') throw notFound(DISCOVERY_MESSAGES.userNotFound);
       const { match } = outcome;
       if (!match && outcome.isNew && outcome.swipeId && input.action === 'superlike') {
         // Awaited: an undo right after the answer must find the notification to take back.
@@ -102,7 +101,7 @@ export function createSwipeService(deps: SwipeServiceDeps) {
     },
 
     async listMatches(callerId: string, pathUserId: string): Promise<MatchesResponse> {
-      if (pathUserId !== callerId) throw forbidden(M.notOwnData);
+      if (pathUserId !== callerId) throw forbidden(DISCOVERY_MESSAGES.notOwnData);
       const found = await swipes.listMatches(callerId);
       const otherIds = found.map((match) => otherOf(match, callerId));
       const [me, others, privacy] = await Promise.all([
@@ -140,7 +139,11 @@ export function createSwipeService(deps: SwipeServiceDeps) {
           isRecent: now.getTime() - match.createdAt.getTime() < RECENT_MATCH_DAYS * DAY_MS,
         });
       }
-      return { success: true, message: items.length > 0 ? M.matchesFound : M.noMatches, matches: items };
+      return {
+        success: true,
+        message: items.length > 0 ? DISCOVERY_MESSAGES.matchesFound : DISCOVERY_MESSAGES.noMatches,
+        matches: items,
+      };
     },
   };
 }

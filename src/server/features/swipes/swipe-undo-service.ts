@@ -10,8 +10,6 @@ import { isUuid } from '../profiles/profile-repository.ts';
 import type { SwipeNotifier } from './swipe-notifier.ts';
 import type { SwipeUndoRepository } from './swipe-undo-repository.ts';
 
-const M = DISCOVERY_MESSAGES;
-
 export type SwipeUndoService = ReturnType<typeof createSwipeUndoService>;
 
 /** "Deshacer" (docs/decisions/0023): the caller takes back one of their own swipes. */
@@ -22,17 +20,17 @@ export function createSwipeUndoService(deps: { undos: SwipeUndoRepository; notif
      * `undone: false`. A swipe that made a match is refused (409): unmatching exists for that.
      */
     async undo(callerId: string, pathUserId: string, body: unknown): Promise<UndoSwipeResponse> {
-      if (pathUserId !== callerId) throw forbidden(M.notOwnData);
+      if (pathUserId !== callerId) throw forbidden(DISCOVERY_MESSAGES.notOwnData);
       const input = parseInput(UndoSwipeRequestSchema, body);
       const targetId = input.target_user_id;
-      if (targetId === callerId) throw badRequest(M.swipeSelf, 'VALIDATION');
-      if (!isUuid(targetId)) throw notFound(M.userNotFound);
+      if (targetId === callerId) throw badRequest(DISCOVERY_MESSAGES.swipeSelf, 'VALIDATION');
+      if (!isUuid(targetId)) throw notFound(DISCOVERY_MESSAGES.userNotFound);
       const outcome = await deps.undos.undo({
         swiperId: callerId,
         targetId,
         swipeClientId: input.swipeClientId ?? null,
       });
-      if (outcome.status === 'matched') throw conflict(M.undoMatched, 'MATCHED');
+      if (outcome.status === 'matched') throw conflict(DISCOVERY_MESSAGES.undoMatched, 'MATCHED');
       if (outcome.status === 'undone' && outcome.removedNotificationIds.length > 0) {
         try {
           await deps.notifier?.notificationsRemoved(targetId, {

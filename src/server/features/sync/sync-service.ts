@@ -1,49 +1,66 @@
 import { type SyncQuery, type SyncResponse, SyncQuerySchema } from '#shared/chat/chat-schemas';
 import { parseInput } from '../../validation.ts';
-import type { ChangeLogRepository } from './change-log-repository.ts';
+import type { SnapshotReader, SqlExecutor } from './change-log-repository.ts';
 
 /** The entity lists of a sync answer; each source fills its own. */
 export type SyncPayload = Omit<SyncResponse, 'success' | 'cursor' | 'hasMore'>;
 
-/** A feature that syncs: the change kinds it owns and how it loads their current state. */
+/**
+ * What syncs (the chat): what changed for the user in transactions from `horizon` on (an xid8 as
+ * decimal text; '0' means everything), read with `executor` (the answer's snapshot), in a stable
+ * order from `offset` on, about `limit` items; `next` is the offset to go on from when more remain.
+ */
 export type SyncSource = {
-  kinds: readonly string[];
-  /** Runs before the log is read (the chat creates missing participant rows and logs them). */
+  /** Runs before the snapshot is taken (the chat creates missing member rows). */
   prepare?(userId: string): Promise<void>;
-  load(userId: string, ids: ReadonlyMap<string, readonly string[]>): Promise<Partial<SyncPayload>>;
+  load(
+    executor: SqlExecutor,
+    userId: string,
+    page: { horizon: string; offset: number; limit: number },
+  ): Promise<{ payload: SyncPayload; next: number | undefined }>;
 };
 
 export type SyncService = ReturnType<typeof createSyncService>;
 
+/** `since`: a horizon, or a continuation `<from>.<to>.<offset>`. */
+function parseCursor(since: string): { from: string; to: string | undefined; offset: number } {
+  const [from = '0', to, offset] = since.split('.');
+  return {
+    from: String(BigInt(from)),
+    to: to === undefined ? undefined : String(BigInt(to)),
+    offset: Number(offset ?? 0),
+  };
+}
+
 /**
- * `GET /api/sync?since=<cursor>` (docs/decisions/0010): the entities that changed for the caller
- * after the cursor, in their current state, each at most once, and the next cursor. The cursor is
- * the caller's change number, handed out in commit order, so reading on from it never skips one.
+ * `GET /api/sync?since=<cursor>` (docs/decisions/0041, replacing 0010's change log): the entities
+ * that changed for the caller in transactions at or after the cursor, in their current state,
+ * and the next cursor. The cursor is the `xmin` of the snapshot the answer's first page was read
+ * in: every transaction below it had finished, so everything the caller has not seen carries an
+ * xid at or above it. An answer on several pages keeps its horizons and counts its offset in the
+ * cursor (`from.to.offset`), and ends with `to`. Some entities come again (the client upserts
+ * them); none is skipped.
  */
-export function createSyncService(deps: { changes: ChangeLogRepository; sources: readonly SyncSource[] }) {
+export function createSyncService(deps: { snapshots: SnapshotReader; source: SyncSource }) {
   return {
     async sync(userId: string, rawQuery: unknown): Promise<SyncResponse> {
       const query: SyncQuery = parseInput(SyncQuerySchema, rawQuery);
-      const since = Number(query.since);
-      for (const source of deps.sources) await source.prepare?.(userId);
-      const records = await deps.changes.read(userId, since, query.limit + 1);
-      const page = records.slice(0, query.limit);
-      const ids = new Map<string, string[]>();
-      for (const record of page) ids.set(record.kind, [...(ids.get(record.kind) ?? []), record.entityId]);
-      const answer: SyncResponse = {
-        success: true,
-        cursor: String(page.at(-1)?.changeSeq ?? since),
-        hasMore: records.length > query.limit,
-        conversations: [],
-        removedConversationIds: [],
-        messages: [],
-      };
-      for (const source of deps.sources) {
-        const mine = new Map(source.kinds.map((kind) => [kind, ids.get(kind) ?? []] as const));
-        if (![...mine.values()].some((list) => list.length > 0)) continue;
-        Object.assign(answer, await source.load(userId, mine));
-      }
-      return answer;
+      const cursor = parseCursor(query.since);
+      await deps.source.prepare?.(userId);
+      return deps.snapshots.read(async (executor, horizon) => {
+        const to = cursor.to ?? horizon ?? cursor.from;
+        const { payload, next } = await deps.source.load(executor, userId, {
+          horizon: cursor.from,
+          offset: cursor.offset,
+          limit: query.limit,
+        });
+        return {
+          success: true,
+          cursor: next === undefined ? to : `${cursor.from}.${to}.${next}`,
+          hasMore: next !== undefined,
+          ...payload,
+        };
+      });
     },
   };
 }

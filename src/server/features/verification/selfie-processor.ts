@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAX_INPUT_PIXELS, PhotoRejectedError, sniffImageFormat } from '../photos/photo-processor.ts';
+import { MAX_INPUT_PIXELS, PhotoRejectedError, sniffImageFormat } from '../photos/index.ts';
 
 /** Longest side of a stored selfie: enough to compare a face, no more. */
 export const SELFIE_MAX_SIDE = 1280;

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
-import type { RateLimiter } from '../../plugins/rate-limit.ts';
-import { createModerationAuditRepository } from '../moderation/moderation-audit-repository.ts';
-import { requireModerator } from '../moderation/moderation-guard.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
+import { createModerationAuditRepository, requireModerator } from '../moderation/index.ts';
 import type { ModerationSection } from '../moderation/moderation-module.ts';
-import type { NotificationService } from '../notifications/notification-service.ts';
+import type { NotificationService } from '../notifications/index.ts';
 import { processSelfie } from './selfie-processor.ts';
 import { createVerificationRepository } from './verification-repository.ts';
 import { verificationModerationRoutes, verificationRoutes } from './verification-routes.ts';

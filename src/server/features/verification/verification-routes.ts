@@ -7,8 +7,6 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { parseInput } from '../../validation.ts';
 import type { Moderator, VerificationService } from './verification-service.ts';
 
-const M = VERIFICATION_MESSAGES;
-
 /** The one `selfie` file of a multipart body, at most MAX_PHOTO_BYTES (checked while streaming). */
 async function readSelfie(request: FastifyRequest): Promise<Buffer | undefined> {
   let selfie: Buffer | undefined;
@@ -17,15 +15,15 @@ async function readSelfie(request: FastifyRequest): Promise<Buffer | undefined> 
       if (part.type !== 'file') continue;
       if (part.fieldname !== 'selfie' || selfie) {
         part.file.resume();
-        throw badRequest(M.selfieMissing, 'VALIDATION');
+        throw badRequest(VERIFICATION_MESSAGES.selfieMissing, 'VALIDATION');
       }
       selfie = await part.toBuffer();
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, M.selfieTooLarge, 'FILE_SIZE');
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, VERIFICATION_MESSAGES.selfieTooLarge, 'FILE_SIZE');
     if (code === 'FST_FILES_LIMIT' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw badRequest(M.selfieMissing, 'VALIDATION');
+      throw badRequest(VERIFICATION_MESSAGES.selfieMissing, 'VALIDATION');
     }
     throw error;
   }
@@ -49,11 +47,11 @@ export async function verificationRoutes(app: FastifyInstance, options: { verifi
 
   app.post('/requests', async (request, reply) => {
     const { userId } = requireAuth(request);
-    if (!request.isMultipart()) throw badRequest(M.selfieMissing, 'VALIDATION');
+    if (!request.isMultipart()) throw badRequest(VERIFICATION_MESSAGES.selfieMissing, 'VALIDATION');
     // Refusals (state, expired pose, rate limit) come before a byte is read.
     await verification.beginSubmit(userId);
     const state = await verification.submit(userId, await readSelfie(request));
-    return reply.code(201).send({ success: true, message: M.submitted, verification: state });
+    return reply.code(201).send({ success: true, message: VERIFICATION_MESSAGES.submitted, verification: state });
   });
 }
 

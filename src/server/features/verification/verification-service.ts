@@ -11,15 +11,13 @@ import {
   type VerificationState,
 } from '#shared/verification/verification-schemas';
 import { type VerificationRecord, type VerificationStatus, transition } from '#shared/verification/verification-state';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../plugins/rate-limit.ts';
+import { enforceRateLimits, type RateLimiter, type RateLimitRule } from '../../infra/rate-limit.ts';
 import { parseInput } from '../../validation.ts';
-import { PhotoRejectedError } from '../photos/photo-processor.ts';
+import { PhotoRejectedError } from '../photos/index.ts';
 import type { AuditExecutor, VerificationRepository, VerificationSubject } from './verification-repository.ts';
-
-const M = VERIFICATION_MESSAGES;
 
 /** Selfies per user: a few retries a day, not a stream of re-encodes. */
 export const SELFIE_SUBMIT_LIMIT: RateLimitRule = {
@@ -79,9 +77,10 @@ function validChallenge(subject: VerificationSubject, now: Date): VerificationPo
 /** Why a new selfie cannot be asked for now, as the 4xx to answer (undefined: it can). */
 function refusal(subject: VerificationSubject): AppError | undefined {
   const { status } = recordOf(subject);
-  if (status === 'pending' || status === 'recheck') return conflict(M.alreadyPending, 'ALREADY_PENDING');
-  if (status === 'verified') return conflict(M.alreadyVerified, 'ALREADY_VERIFIED');
-  if (subject.photos.length === 0) return badRequest(M.noPhotos, 'NO_PHOTOS');
+  if (status === 'pending' || status === 'recheck')
+    return conflict(VERIFICATION_MESSAGES.alreadyPending, 'ALREADY_PENDING');
+  if (status === 'verified') return conflict(VERIFICATION_MESSAGES.alreadyVerified, 'ALREADY_VERIFIED');
+  if (subject.photos.length === 0) return badRequest(VERIFICATION_MESSAGES.noPhotos, 'NO_PHOTOS');
   return undefined;
 }
 
@@ -108,7 +107,7 @@ export function createVerificationService(deps: VerificationServiceDeps) {
 
   const requireSubject = async (userId: string) => {
     const subject = await repository.findSubject(userId);
-    if (!subject) throw notFound(M.noProfile);
+    if (!subject) throw notFound(VERIFICATION_MESSAGES.noProfile);
     return subject;
   };
 
@@ -136,7 +135,7 @@ export function createVerificationService(deps: VerificationServiceDeps) {
         },
         now,
       );
-      if (!pose) throw notFound(M.noProfile);
+      if (!pose) throw notFound(VERIFICATION_MESSAGES.noProfile);
       return stateOf(await requireSubject(userId));
     },
 
@@ -145,21 +144,27 @@ export function createVerificationService(deps: VerificationServiceDeps) {
       const subject = await requireSubject(userId);
       const refused = refusal(subject);
       if (refused) throw refused;
-      if (!validChallenge(subject, clock.now())) throw conflict(M.challengeMissing, 'CHALLENGE_EXPIRED');
-      await enforceRateLimits(deps.limiter, [{ rule: SELFIE_SUBMIT_LIMIT, key: userId }], M.rateLimited, 'RATE_LIMIT');
+      if (!validChallenge(subject, clock.now()))
+        throw conflict(VERIFICATION_MESSAGES.challengeMissing, 'CHALLENGE_EXPIRED');
+      await enforceRateLimits(
+        deps.limiter,
+        [{ rule: SELFIE_SUBMIT_LIMIT, key: userId }],
+        VERIFICATION_MESSAGES.rateLimited,
+        'RATE_LIMIT',
+      );
     },
 
     /** `POST /api/verification/requests`: re-encodes the selfie and queues it with its pose. */
     async submit(userId: string, file: Buffer | undefined): Promise<VerificationState> {
-      if (!file || file.length === 0) throw badRequest(M.selfieMissing, 'VALIDATION');
+      if (!file || file.length === 0) throw badRequest(VERIFICATION_MESSAGES.selfieMissing, 'VALIDATION');
       let selfie: Buffer;
       try {
         selfie = await deps.process(file);
       } catch (error) {
         if (error instanceof PhotoRejectedError) {
           throw error.reason === 'too-many-pixels'
-            ? new AppError(422, M.selfieTooManyPixels, 'IMAGE_DIMENSIONS')
-            : new AppError(415, M.selfieFormat, 'FILE_FORMAT');
+            ? new AppError(422, VERIFICATION_MESSAGES.selfieTooManyPixels, 'IMAGE_DIMENSIONS')
+            : new AppError(415, VERIFICATION_MESSAGES.selfieFormat, 'FILE_FORMAT');
         }
         throw error;
       }
@@ -171,14 +176,14 @@ export function createVerificationService(deps: VerificationServiceDeps) {
           const refused = refusal(subject);
           if (refused) throw refused;
           const pose = validChallenge(subject, now);
-          if (!pose) throw conflict(M.challengeMissing, 'CHALLENGE_EXPIRED');
+          if (!pose) throw conflict(VERIFICATION_MESSAGES.challengeMissing, 'CHALLENGE_EXPIRED');
           const record = transition(recordOf(subject), { type: 'submit' });
-          if (!record) throw conflict(M.alreadyPending, 'ALREADY_PENDING');
+          if (!record) throw conflict(VERIFICATION_MESSAGES.alreadyPending, 'ALREADY_PENDING');
           return { record, pose };
         },
         now,
       );
-      if (!request) throw notFound(M.noProfile);
+      if (!request) throw notFound(VERIFICATION_MESSAGES.noProfile);
       return stateOf(await requireSubject(userId));
     },
 
@@ -223,7 +228,7 @@ export function createVerificationService(deps: VerificationServiceDeps) {
     /** A pending request's selfie, for a moderator (reviewed ones are deleted: 404). */
     async selfie(requestId: string): Promise<Buffer> {
       const data = await repository.readSelfie(requestId);
-      if (!data) throw notFound(M.requestNotFound);
+      if (!data) throw notFound(VERIFICATION_MESSAGES.requestNotFound);
       return data;
     },
 
@@ -235,13 +240,13 @@ export function createVerificationService(deps: VerificationServiceDeps) {
         requestId,
         moderator.userId,
         (request, subject) => {
-          if (request.status !== 'pending') throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
-          if (request.userId === moderator.userId) throw forbidden(M.ownRequest);
+          if (request.status !== 'pending') throw conflict(VERIFICATION_MESSAGES.alreadyReviewed, 'ALREADY_REVIEWED');
+          if (request.userId === moderator.userId) throw forbidden(VERIFICATION_MESSAGES.ownRequest);
           if (subject.photos.length === 0 || !subject.photos.every((key) => seen.has(key))) {
-            throw conflict(M.photosChanged, 'PHOTOS_CHANGED');
+            throw conflict(VERIFICATION_MESSAGES.photosChanged, 'PHOTOS_CHANGED');
           }
           const record = transition(recordOf(subject), { type: 'approve' });
-          if (!record) throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
+          if (!record) throw conflict(VERIFICATION_MESSAGES.alreadyReviewed, 'ALREADY_REVIEWED');
           return { record, requestStatus: 'approved', approvedPhotoKeys: [...subject.photos] };
         },
         clock.now(),
@@ -253,19 +258,23 @@ export function createVerificationService(deps: VerificationServiceDeps) {
               targetUserId: request.userId,
               requestId,
               kind: request.kind === 'recheck' ? 'recheck' : 'selfie',
-              reason: request.kind === 'recheck' ? M.auditRecheckApproved : M.auditSelfieApproved,
+              reason:
+                request.kind === 'recheck'
+                  ? VERIFICATION_MESSAGES.auditRecheckApproved
+                  : VERIFICATION_MESSAGES.auditSelfieApproved,
               photoKeys: outcome.approvedPhotoKeys,
             },
             executor,
           ),
       );
-      if (!reviewed) throw notFound(M.requestNotFound);
+      if (!reviewed) throw notFound(VERIFICATION_MESSAGES.requestNotFound);
       const { request } = reviewed;
       await deps.notify(request.userId, {
-        title: M.approvedTitle,
-        body: request.kind === 'recheck' ? M.recheckApprovedBody : M.approvedBody,
+        title: VERIFICATION_MESSAGES.approvedTitle,
+        body:
+          request.kind === 'recheck' ? VERIFICATION_MESSAGES.recheckApprovedBody : VERIFICATION_MESSAGES.approvedBody,
       });
-      return { success: true, message: M.approved };
+      return { success: true, message: VERIFICATION_MESSAGES.approved };
     },
 
     /** Rejects with a reason the person reads; the badge goes, and they may send a new selfie. */
@@ -276,10 +285,10 @@ export function createVerificationService(deps: VerificationServiceDeps) {
         requestId,
         moderator.userId,
         (request, subject) => {
-          if (request.status !== 'pending') throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
-          if (request.userId === moderator.userId) throw forbidden(M.ownRequest);
+          if (request.status !== 'pending') throw conflict(VERIFICATION_MESSAGES.alreadyReviewed, 'ALREADY_REVIEWED');
+          if (request.userId === moderator.userId) throw forbidden(VERIFICATION_MESSAGES.ownRequest);
           const record = transition(recordOf(subject), { type: 'reject', reason });
-          if (!record) throw conflict(M.alreadyReviewed, 'ALREADY_REVIEWED');
+          if (!record) throw conflict(VERIFICATION_MESSAGES.alreadyReviewed, 'ALREADY_REVIEWED');
           return { record, requestStatus: 'rejected', approvedPhotoKeys: [] };
         },
         clock.now(),
@@ -297,9 +306,12 @@ export function createVerificationService(deps: VerificationServiceDeps) {
             executor,
           ),
       );
-      if (!reviewed) throw notFound(M.requestNotFound);
-      await deps.notify(reviewed.request.userId, { title: M.rejectedTitle, body: M.rejectedBody(reason) });
-      return { success: true, message: M.rejected };
+      if (!reviewed) throw notFound(VERIFICATION_MESSAGES.requestNotFound);
+      await deps.notify(reviewed.request.userId, {
+        title: VERIFICATION_MESSAGES.rejectedTitle,
+        body: VERIFICATION_MESSAGES.rejectedBody(reason),
+      });
+      return { success: true, message: VERIFICATION_MESSAGES.rejected };
     },
   };
 }

@@ -1,0 +1,229 @@
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import type { OpenSession, OpenSessionMember } from '#shared/open-sessions/open-session-schemas';
+import type { LocalDb } from '../../services/local-db.ts';
+import { useLiveQuery } from '../../services/use-live-query.ts';
+import { Button, buttonClasses } from '../../ui/button.tsx';
+import { cx } from '../../ui/cx.ts';
+import { usePageTitle } from '../../ui/use-page-title.ts';
+import { OpenSessionFacts, PANEL, stateLabel } from './open-session-card.tsx';
+import { readError, readMembers, readSession, refreshSession, writeOpenSession } from './open-session-store.ts';
+import { ScreenHeader } from './open-sessions-screen.tsx';
+
+type Shown = { session: OpenSession | null; members: OpenSessionMember[]; error: string };
+
+const MEMBER_LABELS: Record<OpenSessionMember['state'], string> = {
+  requested: 'Quiere unirse',
+  approved: 'Dentro',
+  declined: 'No aceptada',
+  left: 'Se fue',
+  removed: 'Quitada del entreno',
+};
+
+/** A requester as the host sees them: profile, «Por qué encajáis», reliability; approve or decline. */
+function MemberRow({ session, member }: { session: OpenSession; member: OpenSessionMember }) {
+  const profile = member.profile;
+  const photo = profile?.photos[0];
+  const isOpen = session.status === 'open';
+  return (
+    <li className="flex flex-col gap-2 border-t border-stone-200 py-3 first:border-t-0 dark:border-white/10">
+      <div className="flex items-center gap-3">
+        {photo ? (
+          <img src={`/${photo}`} alt="" className="size-12 shrink-0 rounded-full object-cover" />
+        ) : (
+          <span className="size-12 shrink-0 rounded-full bg-stone-200 dark:bg-white/10" />
+        )}
+        <div className="min-w-0">
+          <p className="font-bold text-stone-900 dark:text-white">
+            {profile ? `${profile.name}${profile.age ? `, ${profile.age}` : ''}` : 'Perfil no disponible'}
+          </p>
+          <p className="text-xs text-stone-600 dark:text-stone-300">
+            {MEMBER_LABELS[member.state]}
+            {profile?.distanceText ? ` · ${profile.distanceText}` : ''}
+            {member.reliability
+              ? ` · ${member.reliability.kept} de ${member.reliability.counted} quedadas cumplidas`
+              : ''}
+          </p>
+        </div>
+      </div>
+      {profile && profile.compatibilityReasons.length > 0 && (
+        <p className="text-sm text-stone-700 dark:text-stone-200">
+          <span className="font-semibold">Por qué encajáis:</span> {profile.compatibilityReasons.join(' · ')}
+        </p>
+      )}
+      {member.message && <p className="text-sm italic text-stone-700 dark:text-stone-200">«{member.message}»</p>}
+      {isOpen && member.state === 'requested' && (
+        <div className="flex gap-2">
+          <Button
+            size="sm"
+            disabled={session.isFull}
+            onClick={() =>
+              void writeOpenSession(session, { action: 'answer', userId: member.userId, decision: 'approve' })
+            }
+          >
+            Aprobar
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() =>
+              void writeOpenSession(session, { action: 'answer', userId: member.userId, decision: 'decline' })
+            }
+          >
+            Rechazar
+          </Button>
+        </div>
+      )}
+      {isOpen && member.state === 'approved' && (
+        <div>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => void writeOpenSession(session, { action: 'remove', userId: member.userId })}
+          >
+            Quitar del entreno
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The viewer's one action: Unirme / Solicitar / Completo / Salir / Cancelar. */
+function Actions({ session }: { session: OpenSession }) {
+  const [message, setMessage] = useState('');
+  if (session.status !== 'open') return null;
+  if (session.myState === 'host') {
+    return (
+      <Button variant="secondary" isFullWidth onClick={() => void writeOpenSession(session, { action: 'cancel' })}>
+        Cancelar entreno
+      </Button>
+    );
+  }
+  if (session.myState === 'approved' || session.myState === 'requested') {
+    return (
+      <Button variant="secondary" isFullWidth onClick={() => void writeOpenSession(session, { action: 'leave' })}>
+        {session.myState === 'approved' ? 'Salir' : 'Retirar solicitud'}
+      </Button>
+    );
+  }
+  if (session.myState === 'declined' || session.myState === 'removed') return null;
+  if (session.isFull) {
+    return (
+      <Button isFullWidth disabled>
+        Completo
+      </Button>
+    );
+  }
+  const isRequest = session.approval === 'host';
+  return (
+    <div className="flex flex-col gap-2">
+      {isRequest && (
+        <textarea
+          aria-label="Mensaje para quien organiza (opcional)"
+          placeholder="Mensaje para quien organiza (opcional)"
+          rows={2}
+          maxLength={200}
+          className="w-full resize-none rounded-xl border border-stone-300 bg-white px-3 py-2.5 text-[0.9375rem] text-stone-900 dark:border-white/15 dark:bg-stone-900 dark:text-white"
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
+      )}
+      <Button
+        isFullWidth
+        onClick={() =>
+          void writeOpenSession(session, { action: 'join', ...(message.trim() ? { message: message.trim() } : {}) })
+        }
+      >
+        {isRequest ? 'Solicitar' : 'Unirme'}
+      </Button>
+    </div>
+  );
+}
+
+/** One open session: its facts, the viewer's action, and for its host the requests. */
+export function SessionScreen({ sessionId }: { sessionId: string }) {
+  usePageTitle('Entreno abierto');
+  const [isMissing, setIsMissing] = useState(false);
+  useEffect(() => {
+    void refreshSession(sessionId).then((result) => setIsMissing(result === 'missing'));
+  }, [sessionId]);
+  const read = async (db: LocalDb): Promise<Shown> => ({
+    session: await readSession(db, sessionId),
+    members: (await readMembers(db, sessionId)) ?? [],
+    error: await readError(db, sessionId),
+  });
+  const { session, members, error } = useLiveQuery(`open-session:${sessionId}`, read, {
+    session: null,
+    members: [],
+    error: '',
+  });
+  const label = session ? stateLabel(session) : null;
+  return (
+    <div className="flex flex-col gap-5">
+      <ScreenHeader back="/entrenos/abiertos" backLabel="Volver a Entrenos abiertos" title="Entreno abierto" />
+      {!session || isMissing ? (
+        <p className={cx(PANEL, 'text-sm text-stone-700 dark:text-stone-200')}>
+          {isMissing ? 'Este entreno ya no está disponible.' : 'Cargando entreno…'}
+        </p>
+      ) : (
+        <>
+          <section className={PANEL} aria-label="Detalles del entreno">
+            <p className="mb-2 flex items-center gap-2 text-sm font-semibold text-stone-600 dark:text-stone-300">
+              {session.host.photo && (
+                <img src={session.host.photo} alt="" className="size-8 rounded-full object-cover" />
+              )}
+              Organiza {session.host.name}
+              {session.host.isVerified ? ' · Verificado' : ''}
+            </p>
+            <OpenSessionFacts session={session} />
+            {session.gymAddress && (
+              <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">{session.gymAddress}</p>
+            )}
+            {session.note && <p className="mt-2 text-sm text-stone-700 dark:text-stone-200">{session.note}</p>}
+            {label && (
+              <p
+                role="status"
+                data-testid="open-session-state"
+                className="mt-3 text-sm font-bold text-brand-800 dark:text-brand-300"
+              >
+                {label}
+              </p>
+            )}
+          </section>
+          {error && (
+            <p role="alert" className="text-sm font-semibold text-red-700 dark:text-red-400">
+              {error}
+            </p>
+          )}
+          <Actions session={session} />
+          {session.conversationId && (
+            <Link
+              to="/messages/$conversationId"
+              params={{ conversationId: session.conversationId }}
+              className={buttonClasses({ variant: 'secondary' })}
+            >
+              Abrir chat del grupo
+            </Link>
+          )}
+          {session.myState === 'host' && (
+            <section className={PANEL} aria-labelledby="open-session-requests">
+              <h2 id="open-session-requests" className="text-lg font-bold text-stone-900 dark:text-white">
+                Solicitudes y participantes
+              </h2>
+              {members.length === 0 ? (
+                <p className="mt-2 text-sm text-stone-600 dark:text-stone-300">Aún no se ha apuntado nadie.</p>
+              ) : (
+                <ul className="mt-1">
+                  {members.map((member) => (
+                    <MemberRow key={member.userId} session={session} member={member} />
+                  ))}
+                </ul>
+              )}
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

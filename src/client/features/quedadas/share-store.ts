@@ -1,0 +1,134 @@
+/**
+ * «Compartir con alguien de confianza» on this device (issue #35, docs/decisions/0054): creating a
+ * link, revoking it and answering «¿Todo bien?» are outbox items (kind `quedadaShare`) written in
+ * one transaction with their optimistic change, so they work offline and replay exactly once. The
+ * token is made here, so the link exists (and can be copied) before the server has heard of it.
+ */
+import type { CheckInAnswer, QuedadaShareListResponse, QuedadaShareResponse } from '#shared/quedadas/share-schemas';
+import type { LocalDb, StoredShare } from '../../services/local-db.ts';
+import { requestJson } from '../../services/http.ts';
+import { outbox } from '../../services/offline.ts';
+
+const scopeOf = (quedadaId: string) => `quedada-shares:${quedadaId}`;
+
+/** 32 random bytes, base64url (43 characters): the link's secret. */
+export function newShareToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** The page the trusted contact opens. */
+export const shareUrl = (token: string) => new URL(`/compartido/${token}`, window.location.origin).toString();
+
+export async function readShares(db: LocalDb, quedadaId: string): Promise<StoredShare[]> {
+  const rows = await db.quedadaShares.where('quedadaId').equals(quedadaId).toArray();
+  return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Creates the link (and the check-in at `checkInAt`, or none). */
+export async function shareQuedada(quedadaId: string, checkInAt: string | null): Promise<StoredShare | null> {
+  const stored: StoredShare = {
+    key: crypto.randomUUID(),
+    quedadaId,
+    token: newShareToken(),
+    checkInAt,
+    share: null,
+    sync: 'pending',
+    createdAt: new Date().toISOString(),
+  };
+  const body = { clientId: stored.key, token: stored.token, checkInAt };
+  const isQueued = await outbox.enqueue(
+    {
+      kind: 'quedadaShare',
+      scope: scopeOf(quedadaId),
+      clientId: stored.key,
+      request: { method: 'POST', path: `quedadas/${encodeURIComponent(quedadaId)}/shares`, json: body },
+      payload: { shareKey: stored.key },
+    },
+    async (db) => {
+      await db.quedadaShares.put(stored);
+    },
+  );
+  return isQueued ? stored : null;
+}
+
+/** Revokes the link: it stops showing as soon as the server hears it. */
+export async function revokeShare(stored: StoredShare): Promise<boolean> {
+  const shareId = stored.share?._id;
+  if (!shareId) {
+    // Never sent: taking it back from the outbox is enough (false while it is being sent).
+    return outbox.withdraw(stored.key, async (db) => {
+      await db.quedadaShares.delete(stored.key);
+    });
+  }
+  const clientId = crypto.randomUUID();
+  return outbox.enqueue(
+    {
+      kind: 'quedadaShare',
+      scope: scopeOf(stored.quedadaId),
+      clientId,
+      request: { method: 'POST', path: `quedadas/shares/${shareId}/revoke`, json: { clientId } },
+      payload: { shareKey: stored.key, action: 'revoke' },
+    },
+    async (db) => {
+      const share = stored.share ? { ...stored.share, revokedAt: new Date().toISOString() } : null;
+      await db.quedadaShares.put({ ...stored, share, sync: 'pending' });
+    },
+  );
+}
+
+/** «¿Todo bien?»: the answer shows at once and reaches the page once sent. */
+export async function answerCheckIn(stored: StoredShare, answer: CheckInAnswer): Promise<boolean> {
+  const share = stored.share;
+  const current = share?.checkIn;
+  if (!share || !current) return false;
+  const clientId = crypto.randomUUID();
+  return outbox.enqueue(
+    {
+      kind: 'quedadaShare',
+      scope: scopeOf(stored.quedadaId),
+      clientId,
+      request: { method: 'POST', path: `quedadas/shares/${share._id}/check-in`, json: { clientId, answer } },
+      payload: { shareKey: stored.key, action: 'check-in' },
+    },
+    async (db) => {
+      const checkIn = { ...current, answer, answeredAt: new Date().toISOString(), state: 'answered' as const };
+      await db.quedadaShares.put({ ...stored, share: { ...share, checkIn }, sync: 'pending' });
+    },
+  );
+}
+
+let isStarted = false;
+
+/** Once at start-up: how the outbox applies a share's answer or refusal. */
+export function startQuedadaShares(): void {
+  if (isStarted) return;
+  isStarted = true;
+  outbox.register('quedadaShare', {
+    async apply(db, item, result) {
+      const share = (result as QuedadaShareResponse | undefined)?.share;
+      const stored = await db.quedadaShares.get(String(item.payload?.shareKey ?? ''));
+      if (share && stored) await db.quedadaShares.put({ ...stored, share, sync: 'synced' });
+    },
+    async fail(db, item) {
+      await db.quedadaShares.update(String(item.payload?.shareKey ?? ''), { sync: 'error' });
+    },
+  });
+}
+
+/** The server's copies (check-in state after its time) into the device's links; others' devices' links have no token here. */
+export async function refreshShares(db: LocalDb, quedadaId: string): Promise<void> {
+  try {
+    const answer = await requestJson<QuedadaShareListResponse>(`quedadas/${encodeURIComponent(quedadaId)}/shares`);
+    const stored = await readShares(db, quedadaId);
+    for (const share of answer.shares) {
+      const row = stored.find((candidate) => candidate.share?._id === share._id);
+      if (row && row.sync === 'synced') await db.quedadaShares.put({ ...row, share });
+    }
+  } catch (error) {
+    console.warn('[quedadas] shares refresh failed', error);
+  }
+}

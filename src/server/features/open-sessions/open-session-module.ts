@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../infra/clock.ts';
+import type { Database } from '../../db/client.ts';
+import { periodicPass } from '../../infra/periodic-pass.ts';
+import type { RateLimiter } from '../../infra/rate-limit.ts';
+import type { ChatRealtime } from '../chat/index.ts';
+import { createModeratorRoleRepository } from '../moderation/index.ts';
+import type { PrivacyReader } from '../profiles/profile-model.ts';
+import { createProfileRepository } from '../profiles/profile-repository.ts';
+import { createOpenSessionRepository } from './open-session-repository.ts';
+import { openSessionRoutes } from './open-session-routes.ts';
+import {
+  createOpenSessionService,
+  type OpenSessionNotifier,
+  type OpenSessionService,
+  type OpenSessionServiceDeps,
+} from './open-session-service.ts';
+
+/** How often each node looks for due reminders (the claim in the database keeps nodes apart). */
+export const OPEN_SESSION_JOB_INTERVAL_MS = 15_000;
+
+export type OpenSessionModule = {
+  sessions: OpenSessionService;
+  /** Starts the reminder runner's interval. */
+  start(): void;
+  /** Stops it and waits for a pass under way. */
+  close(): Promise<void>;
+};
+
+/** «Entrenos abiertos» (issue #35, docs/decisions/0055): repository, service, `/api/open-sessions` and the reminder runner. */
+export async function registerOpenSessions(
+  http: FastifyInstance,
+  deps: {
+    db: Database;
+    /** The chat's emitter: `user:<id>` on every node (QUALITY 16). */
+    realtime: ChatRealtime;
+    clock: Clock;
+    limiter: RateLimiter;
+    notifier: OpenSessionNotifier;
+    privacyOf: PrivacyReader;
+    reliabilityOf: OpenSessionServiceDeps['reliabilityOf'];
+    /** The chat module's group conversations (its `groups`); without them sessions have no chat. */
+    groupChat?: OpenSessionServiceDeps['groupChat'];
+  },
+): Promise<OpenSessionModule> {
+  const roles = createModeratorRoleRepository(deps.db);
+  const sessions = createOpenSessionService({
+    sessions: createOpenSessionRepository(deps.db),
+    profiles: createProfileRepository(deps.db),
+    privacyOf: deps.privacyOf,
+    reliabilityOf: deps.reliabilityOf,
+    isModerator: async (userId) => Boolean(await roles.find(userId)),
+    groupChat: deps.groupChat,
+    realtime: { emitToUser: (userId, event, payload) => deps.realtime.emitToUser(userId, event, payload) },
+    notifier: deps.notifier,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    logger: http.log,
+  });
+  // «Salir» in a session's chat leaves the session (docs/decisions/0056).
+  deps.groupChat?.onLeave?.((userId, conversationId) => sessions.leaveChat(userId, conversationId));
+  await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions });
+  const runner = periodicPass(
+    () => sessions.runDueReminders(),
+    OPEN_SESSION_JOB_INTERVAL_MS,
+    (error) => http.log.error({ err: error }, 'open sessions: reminder runner failed'),
+  );
+  return { sessions, start: runner.start, close: runner.close };
+}

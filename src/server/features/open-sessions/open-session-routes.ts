@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type {
+  OpenSessionListResponse,
+  OpenSessionMembersResponse,
+  OpenSessionResponse,
+} from '#shared/open-sessions/open-session-schemas';
+import { requireAuth } from '../../plugins/auth.ts';
+import type { OpenSessionService } from './open-session-service.ts';
+
+type Params = { id: string };
+type MemberParams = { id: string; userId: string };
+
+/**
+ * `/api/open-sessions` («Entrenos abiertos», issue #35, docs/decisions/0055). Writes are POSTs
+ * carrying the outbox's clientId: a replay answers 200 with the session as it is.
+ */
+export async function openSessionRoutes(app: FastifyInstance, options: { sessions: OpenSessionService }) {
+  const { sessions } = options;
+  app.addHook('preHandler', app.authenticate);
+
+  app.post('/', async (request, reply) => {
+    const outcome = await sessions.publish(requireAuth(request), request.body);
+    const body: OpenSessionResponse = { success: true, session: outcome.session };
+    return reply.status(outcome.isNew ? 201 : 200).send(body);
+  });
+
+  app.get('/nearby', async (request): Promise<OpenSessionListResponse> => {
+    return { success: true, sessions: await sessions.nearby(requireAuth(request).userId) };
+  });
+
+  app.get('/mine', async (request): Promise<OpenSessionListResponse> => {
+    return { success: true, sessions: await sessions.mine(requireAuth(request).userId) };
+  });
+
+  app.get<{ Params: Params }>('/:id', async (request): Promise<OpenSessionResponse> => {
+    return { success: true, session: await sessions.detail(requireAuth(request).userId, request.params.id) };
+  });
+
+  app.get<{ Params: Params }>('/:id/members', async (request): Promise<OpenSessionMembersResponse> => {
+    return { success: true, members: await sessions.members(requireAuth(request).userId, request.params.id) };
+  });
+
+  app.post<{ Params: Params }>('/:id/join', async (request): Promise<OpenSessionResponse> => {
+    return { success: true, session: await sessions.join(requireAuth(request), request.params.id, request.body) };
+  });
+
+  app.post<{ Params: MemberParams }>('/:id/requests/:userId', async (request): Promise<OpenSessionResponse> => {
+    const { id, userId } = request.params;
+    return { success: true, session: await sessions.answer(requireAuth(request), id, userId, request.body) };
+  });
+
+  app.post<{ Params: MemberParams }>('/:id/members/:userId/remove', async (request): Promise<OpenSessionResponse> => {
+    const { id, userId } = request.params;
+    return { success: true, session: await sessions.remove(requireAuth(request), id, userId, request.body) };
+  });
+
+  app.post<{ Params: Params }>('/:id/leave', async (request): Promise<OpenSessionResponse> => {
+    return { success: true, session: await sessions.leave(requireAuth(request), request.params.id, request.body) };
+  });
+
+  app.post<{ Params: Params }>('/:id/cancel', async (request): Promise<OpenSessionResponse> => {
+    return { success: true, session: await sessions.cancel(requireAuth(request), request.params.id, request.body) };
+  });
+
+  app.post<{ Params: Params }>('/:id/moderation/remove', async (request): Promise<OpenSessionResponse> => {
+    const userId = requireAuth(request).userId;
+    return { success: true, session: await sessions.moderatorRemove(userId, request.params.id, request.body) };
+  });
+}

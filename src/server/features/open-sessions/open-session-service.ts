@@ -1,0 +1,513 @@
+import { randomUUID } from 'node:crypto';
+import { normalizeGymName } from '#shared/discovery/compatibility';
+import { distanceText, snapToGrid } from '#shared/discovery/distance';
+import {
+  AnswerRequestSchema,
+  JoinOpenSessionRequestSchema,
+  OPEN_SESSION_LIST_LIMIT,
+  OPEN_SESSION_MESSAGES,
+  OPEN_SESSION_UPDATED_EVENT,
+  type OpenSession,
+  type OpenSessionMember,
+  type OpenSessionUpdatedEvent,
+  OpenSessionWriteSchema,
+  PublishOpenSessionRequestSchema,
+} from '#shared/open-sessions/open-session-schemas';
+import {
+  DEFAULT_REMINDER_MINUTES,
+  isQuedadaId,
+  QUEDADA_HORIZON_DAYS,
+  type Reliability,
+} from '#shared/quedadas/quedada-schemas';
+import { startProblem } from '#shared/quedadas/quedada-state';
+import { quedadaWhen } from '#shared/quedadas/quedada-time';
+import { SERVER_MESSAGES } from '#shared/messages';
+import type { Clock } from '../../infra/clock.ts';
+import { type AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit.ts';
+import { parseInput } from '../../validation.ts';
+import { type DeckViewer, deckViewerOf } from '../discovery/ranking/deck-viewer.ts';
+import { type PrivacyReader, publicProfileView, type StoredProfile } from '../profiles/profile-model.ts';
+import type { ProfileRepository } from '../profiles/profile-repository.ts';
+import { type Caller, JOB_LEASE_MS } from '../quedadas/quedada-service.ts';
+import type { MemberWriteOutcome, OpenSessionRecord, OpenSessionRepository } from './open-session-repository.ts';
+
+const M = OPEN_SESSION_MESSAGES;
+const WRITE_RULE: RateLimitRule = { name: 'open-session-write', limit: 30, windowMs: 60_000 };
+/** The reminder to the host and every approved member goes this long before the start. */
+export const OPEN_SESSION_REMINDER_MS = DEFAULT_REMINDER_MINUTES * 60_000;
+const REMINDER_BATCH = 50;
+/** A gym of the session's name farther than this from the host is another branch: the host's cell is used. */
+const GYM_NEAR_HOST_KM = 100;
+
+/** The notifications feature as open sessions use it (in-app + push, collapsed by key). */
+export type OpenSessionNotifier = {
+  notify(
+    userId: string,
+    input: {
+      type: 'activity' | 'reminder';
+      title: string;
+      body: string;
+      referenceId: string;
+      referenceType: 'openSession';
+      collapseKey: string;
+      url: string;
+      setting: 'trainingRequests' | 'trainingReminders';
+    },
+  ): Promise<unknown>;
+};
+
+export type OpenSessionRealtime = {
+  emitToUser(userId: string, event: typeof OPEN_SESSION_UPDATED_EVENT, payload: OpenSessionUpdatedEvent): void;
+};
+
+/**
+ * The chat's group conversations (decision 0041's `kind = 'group'`), as open sessions use them:
+ * the chat module's `groups` (each call runs its own transaction and tells the members).
+ */
+export type OpenSessionGroupChat = {
+  createGroupConversation(input: { ownerId: string; title: string }): Promise<{ conversationId: string }>;
+  addGroupMember(conversationId: string, userId: string): Promise<unknown>;
+  removeGroupMember(conversationId: string, userId: string, reason: 'left' | 'removed'): Promise<unknown>;
+  closeGroupConversation(conversationId: string): Promise<unknown>;
+  /** «Salir» in a session's chat is decided here (`leaveChat`): it leaves the session. */
+  onLeave?(handler: (userId: string, conversationId: string) => Promise<boolean>): void;
+};
+
+export type OpenSessionServiceDeps = {
+  sessions: OpenSessionRepository;
+  profiles: Pick<ProfileRepository, 'findByUserId' | 'findManyByUserIds'>;
+  privacyOf: PrivacyReader;
+  /** The requester's «N de M quedadas cumplidas», or null when they hide it or have none. */
+  reliabilityOf(userId: string): Promise<Reliability | null>;
+  isModerator(userId: string): Promise<boolean>;
+  realtime: OpenSessionRealtime;
+  /** The group chat; without it a session has none (`conversationId` null). */
+  groupChat?: OpenSessionGroupChat;
+  notifier?: OpenSessionNotifier;
+  limiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  /** How long a claimed reminder is this node's before another may take it. */
+  jobLeaseMs?: number;
+};
+
+export type OpenSessionService = ReturnType<typeof createOpenSessionService>;
+
+export const openSessionUrl = (sessionId: string) => `/entrenos/abiertos/${encodeURIComponent(sessionId)}`;
+
+/**
+ * «Entrenos abiertos» (issue #35, docs/decisions/0055). Reads answer only what the viewer may see
+ * (404 otherwise, as a missing session); the host's actions answer 403 to anyone else who sees
+ * the session. Every write carries the outbox's clientId and replays as a no-op answering 200.
+ */
+export function createOpenSessionService(deps: OpenSessionServiceDeps) {
+  const { sessions, clock, logger } = deps;
+
+  const limit = async (userId: string) => {
+    const state = await deps.limiter.consume({ rule: WRITE_RULE, key: userId });
+    if (state.isLimited) throw tooManyRequests(M.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
+  };
+
+  const profileOf = async (userId: string): Promise<StoredProfile> => {
+    const profile = await deps.profiles.findByUserId(userId);
+    if (!profile) throw conflict(M.needsProfile, 'PROFILE_REQUIRED');
+    return profile;
+  };
+
+  const viewerOf = async (userId: string): Promise<DeckViewer> => deckViewerOf(await profileOf(userId), clock.now());
+
+  const toView = (record: OpenSessionRecord, viewerId: string): OpenSession => {
+    const isHost = record.hostId === viewerId;
+    const isIn = isHost || record.myState === 'approved';
+    return {
+      _id: record.id,
+      host: {
+        userId: record.hostId,
+        name: record.hostName.split(/\s+/)[0] ?? '',
+        photo: record.hostPhoto ? `/${record.hostPhoto}` : null,
+        isVerified: record.hostVerified,
+      },
+      gymName: record.gymName,
+      gymAddress: record.gymAddress,
+      startsAt: record.startsAt.toISOString(),
+      durationMin: record.durationMin,
+      activity: record.activity,
+      level: record.level,
+      places: record.places,
+      taken: record.taken,
+      isFull: record.taken >= record.places,
+      note: record.note,
+      visibility: record.visibility,
+      approval: record.approval,
+      status: record.status,
+      distanceText: isHost || record.distanceKm === null ? '' : distanceText(record.distanceKm),
+      myState: isHost ? 'host' : record.myState,
+      conversationId: isIn ? record.conversationId : null,
+      version: record.version,
+      createdAt: record.createdAt.toISOString(),
+    };
+  };
+
+  const visible = async (userId: string, sessionId: string): Promise<OpenSessionRecord> => {
+    // A malformed id is as unknown as a session the caller may not see, and never reaches the database.
+    if (!isQuedadaId(sessionId)) throw notFound(M.notFound);
+    const profile = await deps.profiles.findByUserId(userId);
+    if (!profile) throw notFound(M.notFound);
+    const found = await sessions.findVisible(deckViewerOf(profile, clock.now()), sessionId.toLowerCase(), clock.now());
+    if (!found) throw notFound(M.notFound);
+    return found;
+  };
+
+  const hosted = async (userId: string, sessionId: string): Promise<OpenSessionRecord> => {
+    const found = await visible(userId, sessionId);
+    if (found.hostId !== userId) throw forbidden(M.hostOnly);
+    return found;
+  };
+
+  const current = async (userId: string, sessionId: string): Promise<OpenSession> =>
+    toView(await visible(userId, sessionId), userId);
+
+  const tell = (userIds: readonly string[], record: OpenSessionRecord, title: string, body: string) => {
+    for (const userId of new Set(userIds)) {
+      deps.realtime.emitToUser(userId, OPEN_SESSION_UPDATED_EVENT, { sessionId: record.id });
+      deps.notifier
+        ?.notify(userId, {
+          type: 'activity',
+          title,
+          body,
+          referenceId: record.id,
+          referenceType: 'openSession',
+          collapseKey: `open-session:${record.id}:${userId}`,
+          url: openSessionUrl(record.id),
+          setting: 'trainingRequests',
+        })
+        .catch((error: unknown) => logger.warn({ err: error, sessionId: record.id }, 'open sessions: notice failed'));
+    }
+  };
+
+  const what = (record: OpenSessionRecord) => `${record.activity}, ${quedadaWhen(record.startsAt)}`;
+  const firstName = async (userId: string) => (await deps.profiles.findByUserId(userId))?.name.split(/\s+/)[0] ?? '';
+
+  const refusal = (outcome: Extract<MemberWriteOutcome, { kind: 'refused' }>): AppError => {
+    switch (outcome.reason) {
+      case 'full':
+        return conflict(M.full, 'FULL');
+      case 'not-open':
+        return conflict(M.notOpen, 'NOT_OPEN');
+      case 'cannot-rejoin':
+        return conflict(M.cannotRejoin, 'CANNOT_REJOIN');
+      case 'not-requested':
+        return conflict(M.notRequested, 'NOT_REQUESTED');
+      case 'not-member':
+        return conflict(M.notMember, 'NOT_MEMBER');
+      case 'not-joined':
+        return conflict(M.notJoined, 'NOT_JOINED');
+    }
+  };
+
+  /**
+   * Keeps the group chat in step after a write has committed: best effort, logged on failure
+   * (the session stays right; the chat's membership is what a later change repairs).
+   */
+  const inGroup = (sessionId: string, work: (chat: OpenSessionGroupChat) => Promise<unknown>) => {
+    const chat = deps.groupChat;
+    if (!chat) return Promise.resolve();
+    return work(chat).then(
+      () => undefined,
+      (error: unknown) => logger.warn({ err: error, sessionId }, 'open sessions: group chat change failed'),
+    );
+  };
+
+  /** The member writes' effect on the group: in when approved, out when an approved one goes. */
+  const followMembership = (record: OpenSessionRecord, userId: string, outcome: MemberWriteOutcome) => {
+    const conversationId = record.conversationId;
+    if (outcome.kind !== 'applied' || !conversationId || outcome.state === outcome.previous) return Promise.resolve();
+    if (outcome.state === 'approved') {
+      return inGroup(record.id, (chat) => chat.addGroupMember(conversationId, userId));
+    }
+    if (outcome.previous !== 'approved') return Promise.resolve();
+    const reason = outcome.state === 'left' ? 'left' : 'removed';
+    return inGroup(record.id, (chat) => chat.removeGroupMember(conversationId, userId, reason));
+  };
+
+  const closeGroup = (record: OpenSessionRecord) => {
+    const conversationId = record.conversationId;
+    return conversationId
+      ? inGroup(record.id, (chat) => chat.closeGroupConversation(conversationId))
+      : Promise.resolve();
+  };
+
+  /** A session's group: made once, owned by the host (a replay whose first try failed makes it then). */
+  const ensureGroup = async (sessionId: string, hostId: string, title: string) => {
+    const found = await sessions.findById(sessionId);
+    if (!found || found.conversationId || found.status !== 'open') return;
+    await inGroup(sessionId, async (chat) => {
+      const { conversationId } = await chat.createGroupConversation({ ownerId: hostId, title });
+      // Another try linked one first: this one is closed again, so no orphan stays open.
+      if (!(await sessions.setConversation(sessionId, conversationId)))
+        await chat.closeGroupConversation(conversationId);
+    });
+  };
+
+  const targetOf = (userId: string): string => {
+    if (!isQuedadaId(userId)) throw badRequest(M.invalidUser, 'VALIDATION');
+    return userId.toLowerCase();
+  };
+
+  /** One leave: limited, guarded by the member row, mirrored in the group chat, told to the host. */
+  const leaveAs = async (userId: string, session: OpenSessionRecord, clientId: string) => {
+    await limit(userId);
+    const outcome = await sessions.leave(userId, clientId, session.id, clock.now());
+    if (outcome.kind === 'refused') throw refusal(outcome);
+    await followMembership(session, userId, outcome);
+    if (outcome.kind === 'applied') {
+      const name = await firstName(userId);
+      tell([session.hostId], session, 'Cambio en tu entreno', `${name} ha dejado tu entreno (${what(session)}).`);
+    }
+  };
+
+  return {
+    /** Publishes at the host's cell; the same clientId again answers the first session (200). */
+    async publish(caller: Caller, body: unknown): Promise<{ session: OpenSession; isNew: boolean }> {
+      const input = parseInput(PublishOpenSessionRequestSchema, body);
+      const host = await profileOf(caller.userId);
+      const now = clock.now();
+      const problem = startProblem(input.startsAt, now, QUEDADA_HORIZON_DAYS);
+      if (problem === 'startsInPast' || problem === 'startsTooFar') throw badRequest(M[problem], 'VALIDATION');
+      if (problem) throw badRequest(M.invalidSession, 'VALIDATION');
+      await limit(caller.userId);
+      // Where the session is: the gym's 3 km cell when the gym list knows it near the host, else
+      // the host's own cell (docs/decisions/0055). Only the distance text ever leaves the server.
+      const gym = await sessions.gymPosition(normalizeGymName(input.gymName), host, GYM_NEAR_HOST_KM);
+      const place = gym ? snapToGrid(gym.latitude, gym.longitude) : host;
+      const startsAt = new Date(input.startsAt);
+      const reminderAt = new Date(startsAt.getTime() - OPEN_SESSION_REMINDER_MS);
+      const published = await sessions.publish({
+        hostId: caller.userId,
+        clientId: input.clientId,
+        gymName: input.gymName,
+        gymAddress: input.gymAddress || null,
+        latitude: place.latitude,
+        longitude: place.longitude,
+        startsAt,
+        reminderAt: reminderAt.getTime() > now.getTime() ? reminderAt : null,
+        durationMin: input.durationMin,
+        activity: input.activity,
+        level: input.level,
+        places: input.places,
+        note: input.note || null,
+        visibility: input.visibility,
+        approval: input.approval,
+        now,
+      });
+      await ensureGroup(published.id, caller.userId, `${input.activity} · ${input.gymName}`);
+      return { session: await current(caller.userId, published.id), isNew: published.isNew };
+    },
+
+    /** «Entrenos abiertos cerca»: by start, then distance. */
+    async nearby(userId: string): Promise<OpenSession[]> {
+      const viewer = await viewerOf(userId);
+      const found = await sessions.listNearby(viewer, clock.now(), OPEN_SESSION_LIST_LIMIT);
+      return found.map((record) => toView(record, userId));
+    },
+
+    /** The caller's own: hosted, joined or requested, not yet ended. */
+    async mine(userId: string): Promise<OpenSession[]> {
+      return (await sessions.listMine(userId, clock.now())).map((record) => toView(record, userId));
+    },
+
+    detail: current,
+
+    /** The host's list: each requester's profile with «Por qué encajáis» and reliability. */
+    async members(userId: string, sessionId: string): Promise<OpenSessionMember[]> {
+      const session = await hosted(userId, sessionId);
+      const members = await sessions.members(session.id);
+      const ids = members.map((member) => member.userId);
+      const [host, profiles, privacy] = await Promise.all([
+        deps.profiles.findByUserId(userId),
+        deps.profiles.findManyByUserIds(ids),
+        deps.privacyOf(ids),
+      ]);
+      const byId = new Map(profiles.map((profile) => [profile.userId, profile]));
+      const now = clock.now();
+      return Promise.all(
+        members.map(async (member): Promise<OpenSessionMember> => {
+          const profile = byId.get(member.userId);
+          return {
+            userId: member.userId,
+            state: member.state,
+            message: member.message,
+            profile: profile
+              ? publicProfileView(profile, host, now, undefined, {
+                  isMatched: false,
+                  privacy: privacy.get(member.userId),
+                })
+              : null,
+            reliability: await deps.reliabilityOf(member.userId),
+            createdAt: member.createdAt.toISOString(),
+          };
+        }),
+      );
+    },
+
+    /** Joins (first come) or asks (host approval); «Completo» when every place is taken. */
+    async join(caller: Caller, sessionId: string, body: unknown): Promise<OpenSession> {
+      const input = parseInput(JoinOpenSessionRequestSchema, body);
+      const session = await visible(caller.userId, sessionId);
+      if (session.hostId === caller.userId) throw conflict(M.ownSession, 'OWN_SESSION');
+      await limit(caller.userId);
+      const outcome = await sessions.join(
+        caller.userId,
+        input.clientId,
+        session.id,
+        input.message || null,
+        clock.now(),
+      );
+      if (outcome.kind === 'refused') throw refusal(outcome);
+      await followMembership(session, caller.userId, outcome);
+      if (outcome.kind === 'applied' && session.myState !== outcome.state) {
+        const name = await firstName(caller.userId);
+        if (outcome.state === 'requested') {
+          tell([session.hostId], session, 'Nueva solicitud', `${name} quiere unirse a tu entreno (${what(session)}).`);
+        } else {
+          tell([session.hostId], session, 'Nuevo compañero', `${name} se ha unido a tu entreno (${what(session)}).`);
+        }
+      }
+      return current(caller.userId, session.id);
+    },
+
+    /** The host approves or declines a pending request. */
+    async answer(caller: Caller, sessionId: string, userId: string, body: unknown): Promise<OpenSession> {
+      const input = parseInput(AnswerRequestSchema, body);
+      const session = await hosted(caller.userId, sessionId);
+      const target = targetOf(userId);
+      await limit(caller.userId);
+      const approve = input.decision === 'approve';
+      const outcome = await sessions.answer(caller.userId, input.clientId, session.id, target, approve, clock.now());
+      if (outcome.kind === 'refused') throw refusal(outcome);
+      await followMembership(session, target, outcome);
+      if (outcome.kind === 'applied') {
+        if (approve) {
+          tell([target], session, 'Solicitud aceptada', `Ya estás en el entreno de ${what(session)}.`);
+        } else {
+          tell([target], session, 'Solicitud no aceptada', `No hay sitio para ti en el entreno de ${what(session)}.`);
+        }
+      }
+      return current(caller.userId, session.id);
+    },
+
+    /** The member leaves (or withdraws a request); the host is told. */
+    async leave(caller: Caller, sessionId: string, body: unknown): Promise<OpenSession> {
+      const input = parseInput(OpenSessionWriteSchema, body);
+      const session = await visible(caller.userId, sessionId);
+      if (session.hostId === caller.userId) throw conflict(M.notJoined, 'NOT_JOINED');
+      await leaveAs(caller.userId, session, input.clientId);
+      // The one who left may no longer see it (a session for matches only, or one since filtered out).
+      const after = await sessions.findById(session.id);
+      return toView({ ...(after ?? session), myState: 'left', distanceKm: session.distanceKm }, caller.userId);
+    },
+
+    /**
+     * «Salir» in a session's group chat (the chat hands it here, docs/decisions/0056): leaving the
+     * chat is leaving the session, so the place is freed and the host told. False for a group that
+     * is no session's. Not through the outbox: the chat's leave is an online call, and a repeat finds
+     * the person no longer in the group (404) rather than leaving twice.
+     */
+    async leaveChat(userId: string, conversationId: string): Promise<boolean> {
+      const session = await sessions.findByConversation(conversationId);
+      if (!session) return false;
+      if (session.hostId === userId) throw conflict(M.hostCannotLeave, 'HOST_CANNOT_LEAVE');
+      await leaveAs(userId, session, randomUUID());
+      return true;
+    },
+
+    /** The host removes someone; they are told. */
+    async remove(caller: Caller, sessionId: string, userId: string, body: unknown): Promise<OpenSession> {
+      const input = parseInput(OpenSessionWriteSchema, body);
+      const session = await hosted(caller.userId, sessionId);
+      const target = targetOf(userId);
+      await limit(caller.userId);
+      const outcome = await sessions.remove(caller.userId, input.clientId, session.id, target, clock.now());
+      if (outcome.kind === 'refused') throw refusal(outcome);
+      await followMembership(session, target, outcome);
+      if (outcome.kind === 'applied') {
+        tell(
+          [target],
+          session,
+          'Ya no estás en el entreno',
+          `Quien lo publicó te ha quitado del entreno de ${what(session)}.`,
+        );
+      }
+      return current(caller.userId, session.id);
+    },
+
+    /** The host cancels; everyone holding or waiting for a place is told. A replay answers the cancelled session. */
+    async cancel(caller: Caller, sessionId: string, body: unknown): Promise<OpenSession> {
+      const input = parseInput(OpenSessionWriteSchema, body);
+      const session = await hosted(caller.userId, sessionId);
+      await limit(caller.userId);
+      const members = await sessions.activeMemberIds(session.id);
+      const changed = await sessions.end(caller.userId, input.clientId, session.id, 'cancelled', clock.now());
+      if (changed) {
+        await closeGroup(session);
+        tell(members, session, 'Entreno cancelado', `Se ha cancelado el entreno de ${what(session)}.`);
+      }
+      return current(caller.userId, session.id);
+    },
+
+    /** A moderator removes a session (404 to anyone else, as an unknown route); host and members are told. */
+    async moderatorRemove(userId: string, sessionId: string, body: unknown): Promise<OpenSession> {
+      if (!(await deps.isModerator(userId))) throw notFound(SERVER_MESSAGES.routeNotFound);
+      const input = parseInput(OpenSessionWriteSchema, body);
+      const session = isQuedadaId(sessionId) ? await sessions.findById(sessionId.toLowerCase()) : undefined;
+      if (!session) throw notFound(M.notFound);
+      const members = await sessions.activeMemberIds(session.id);
+      const changed = await sessions.end(userId, input.clientId, session.id, 'removed', clock.now());
+      if (changed) {
+        await closeGroup(session);
+        tell(
+          [session.hostId, ...members],
+          session,
+          'Entreno retirado',
+          `Moderación ha retirado el entreno de ${what(session)}.`,
+        );
+      }
+      const after = (await sessions.findById(session.id)) ?? session;
+      return toView(after, userId);
+    },
+
+    /**
+     * One pass of the reminder runner: claim due sessions (skip locked, leased), remind the host
+     * and every approved member, mark done. A node killed after the claim leaves the reminder to
+     * be claimed again once the lease runs out; the collapse key keeps a rare second send from
+     * adding a second in-app row (as the quedadas' jobs, docs/decisions/0029).
+     */
+    async runDueReminders(): Promise<number> {
+      const claimed = await sessions.claimDueReminders(clock.now(), deps.jobLeaseMs ?? JOB_LEASE_MS, REMINDER_BATCH);
+      let sent = 0;
+      for (const { token, session, memberIds } of claimed) {
+        for (const userId of new Set([session.hostId, ...memberIds])) {
+          await deps.notifier
+            ?.notify(userId, {
+              type: 'reminder',
+              title: 'Entreno abierto',
+              body: `${session.activity} en ${session.gymName}, ${quedadaWhen(session.startsAt)}`,
+              referenceId: session.id,
+              referenceType: 'openSession',
+              collapseKey: `open-session:${session.id}:reminder`,
+              url: openSessionUrl(session.id),
+              setting: 'trainingReminders',
+            })
+            .catch((error: unknown) =>
+              logger.warn({ err: error, sessionId: session.id }, 'open sessions: reminder failed'),
+            );
+          sent += 1;
+        }
+        await sessions.completeReminder(session.id, token, clock.now());
+      }
+      return sent;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test } from './helpers/test.ts';
+import { matchUsers, pageFor, type SignedIn, userWithProfile } from './helpers/chat-setup.ts';
+
+/**
+ * An open session's group chat (issue 35, docs/decisions/0056), two Chromiums at 390 px: the host
+ * publishes for their matches, a match joins (first come), both chat live in /messages/<id> —
+ * title and members, the sender's name, who is typing, «Leído por N» — and the member leaves.
+ */
+test('an open session’s group chat at 390 px: live messages, typing, «Leído por N», leave', async ({
+  browser,
+  request,
+}) => {
+  const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
+  await matchUsers(request, host, member);
+  const post = (user: SignedIn, path: string, data: Record<string, unknown>) =>
+    request.post(`/api/open-sessions${path}`, { data, headers: { authorization: `Bearer ${user.token}` } });
+  const published = await post(host, '', {
+    clientId: randomUUID(),
+    gymName: 'Altafit Argüelles',
+    gymAddress: 'Calle de la Princesa 50, Madrid',
+    startsAt: new Date(Date.now() + 2 * 24 * 3600_000).toISOString(),
+    durationMin: 60,
+    activity: 'Pierna',
+    level: 'all',
+    places: 3,
+    visibility: 'matches',
+    approval: 'first',
+  });
+  expect(published.status(), await published.text()).toBe(201);
+  const session = (await published.json()).session as { _id: string };
+  const joined = await post(member, `/${session._id}/join`, { clientId: randomUUID() });
+  expect(joined.status(), await joined.text()).toBe(200);
+  const read = await request.get(`/api/open-sessions/${session._id}`, {
+    headers: { authorization: `Bearer ${host.token}` },
+  });
+  const conversationId = (await read.json()).session.conversationId as string;
+  expect(conversationId).toBeTruthy();
+
+  const pageHost = await pageFor(browser, host);
+  const pageMember = await pageFor(browser, member);
+  for (const page of [pageHost, pageMember]) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/messages/${conversationId}`);
+    await expect(page.getByTestId('group-members')).toContainText('2 miembros: Tú');
+  }
+
+  await pageMember.getByPlaceholder('Escribe un mensaje...').fill('¿Quién trae la banda elástica?');
+  await pageMember.getByRole('button', { name: /enviar/i }).click();
+  // The host has it on screen: it arrives with Marcos's name, and reads it.
+  await expect(pageHost.getByText('¿Quién trae la banda elástica?')).toBeVisible();
+  await expect(pageHost.getByTestId('sender-name')).toHaveText('Marcos');
+  await expect(pageMember.getByTestId('message-status')).toHaveText('· Leído por 1');
+
+  await pageHost.getByPlaceholder('Escribe un mensaje...').pressSequentially('Yo la llevo', { delay: 50 });
+  await expect(pageMember.getByText('Lucía está escribiendo...').first()).toBeVisible();
+  await pageHost.getByRole('button', { name: /enviar/i }).click();
+  await expect(pageMember.getByText('Yo la llevo', { exact: true })).toBeVisible();
+  await pageMember.screenshot({ path: 'test-results/group-chat-390.png' });
+
+  // Offline, the message waits in the outbox; back online it is sent once.
+  await pageMember.context().setOffline(true);
+  await pageMember.getByPlaceholder('Escribe un mensaje...').fill('Llego cinco minutos tarde');
+  await pageMember.getByRole('button', { name: /enviar/i }).click();
+  await expect(pageMember.getByText('Llego cinco minutos tarde')).toBeVisible();
+  await pageMember.context().setOffline(false);
+  await expect(pageHost.getByText('Llego cinco minutos tarde')).toBeVisible({ timeout: 20_000 });
+  // Stored once under its clientId (the outbox's item, whichever way it went).
+  const copies = async () => {
+    const listed = await request.get(`/api/messages/conversations/${conversationId}/messages`, {
+      headers: { authorization: `Bearer ${host.token}` },
+    });
+    const texts = ((await listed.json()).messages as { text: string }[]).map((message) => message.text);
+    return texts.filter((text) => text === 'Llego cinco minutos tarde').length;
+  };
+  await expect(pageMember.getByTestId('message-status').last()).not.toHaveText(/Enviando|Error/);
+  expect(await copies()).toBe(1);
+
+  // /messages lists the group above the conversations: its title and the last message.
+  await pageMember.goto('/messages');
+  const listed = pageMember.getByTestId('group-item');
+  await expect(listed).toContainText('Pierna');
+  await expect(listed.getByTestId('group-preview')).toHaveText('Tú: Llego cinco minutos tarde');
+  await expect(pageMember.getByRole('heading', { name: 'Mensajes (1)' })).toBeVisible();
+  // Live: Lucía writes while Marcos is on /messages; the group's line and unread count follow.
+  await pageHost.getByPlaceholder('Escribe un mensaje...').fill('Nos vemos en la puerta');
+  await pageHost.getByRole('button', { name: /enviar/i }).click();
+  await expect(listed.getByTestId('group-preview')).toHaveText('Lucía: Nos vemos en la puerta');
+  await expect(listed.getByTestId('group-unread-badge')).toContainText('1');
+  await expect(pageMember.getByRole('heading', { name: 'Mensajes (1)' })).toBeVisible();
+  await pageMember.screenshot({ path: 'test-results/group-list-390.png' });
+  await listed.getByRole('link').click();
+  await expect(pageMember).toHaveURL(new RegExp(`/messages/${conversationId}$`));
+  await expect(pageMember.getByTestId('group-members')).toContainText('2 miembros: Tú');
+
+  // The host has no «Salir» (they cancel the session); the member's «Salir» leaves the session too.
+  await expect(pageHost.getByRole('button', { name: 'Silenciar' })).toBeVisible();
+  await expect(pageHost.getByRole('button', { name: 'Salir' })).toHaveCount(0);
+  await pageMember.getByRole('button', { name: 'Salir' }).click();
+  await expect(pageMember.getByText('Ya no formas parte de este grupo.')).toBeVisible();
+  await expect(pageHost.getByTestId('group-members')).toHaveText('1 miembro: Tú');
+  const after = await request.get(`/api/open-sessions/${session._id}`, {
+    headers: { authorization: `Bearer ${member.token}` },
+  });
+  expect(((await after.json()) as { session: { myState: string } }).session.myState).toBe('left');
+});
