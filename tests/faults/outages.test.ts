@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_SEND_LIMIT, MESSAGE_SEND_WINDOW_MS } from '#shared/chat/chat-schemas';
 import { createMatchedPair, eventually, type MatchedPair, nextEventMatching } from '../helpers/chat-api.ts';
 import { createDiscoveryApi } from '../helpers/discovery-api.ts';
 import { type PrivateService, startPrivatePostgres, startPrivateRedis } from '../helpers/private-services.ts';
@@ -9,6 +10,9 @@ import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 type Ack = { ok: boolean; status?: number; data?: { id: string } };
+
+/** A quarter under the account's send limit. */
+const SEND_INTERVAL_MS = Math.ceil((MESSAGE_SEND_WINDOW_MS / MESSAGE_SEND_LIMIT) * 1.25);
 
 /**
  * Issue #24 items 6-9, QUALITY 32: two scaled nodes on a PostgreSQL and a Redis of this test's own
@@ -35,8 +39,10 @@ describe('dependency outages under traffic', () => {
   };
 
   /**
-   * One message every 200 ms, each waiting for its ack (5 s at most): a fast person, still under
-   * the socket's send budget (60 per 10 s) even when an outage makes every ack come back at once.
+   * One message per SEND_INTERVAL_MS, each waiting for its ack (5 s at most): a fast person, still
+   * under the account's send limit (MESSAGE_SEND_LIMIT per window, which counts refused sends too)
+   * even when an outage makes every ack come back at once. Faster, a window's 31st send is a 429
+   * and the outage checks below would read the limit instead of the outage.
    */
   const keepSending = async () => {
     for (let n = 0; sending; n += 1) {
@@ -47,7 +53,7 @@ describe('dependency outages under traffic', () => {
         .catch(() => ({ ok: false, status: 0 }))) as Ack;
       if (ack.ok) acked.push(clientId);
       else refused.push(ack.status ?? 0);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, SEND_INTERVAL_MS));
     }
   };
 
