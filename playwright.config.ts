@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/e2e/helpers/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from './tests/e2e/helpers/chromium.ts';
 
 /** A free loopback port, chosen once by the runner; workers inherit it through the environment. */
 async function freePort(): Promise<number> {
@@ -43,6 +43,9 @@ const namesOnlyOtherSpecs =
   positional.length > 0 &&
   positional.every((arg) => /spec|\.ts$|\//.test(arg)) &&
   !positional.some((arg) => DEMO_SPECS.test(arg));
+
+/** Journeys that show system notifications, which the headless shell does not grant. */
+const FULL_BROWSER_SPECS = /push\.spec\.ts$/;
 
 /** What every server of the run shares: its own embedded database, test mode, loose per-IP limits. */
 const serverEnv = (serverPort: number, dataDir: string) => ({
@@ -88,8 +91,21 @@ export default defineConfig({
     // A trace only where a failure is left to look at: CI's retry, a local failure (its cost:
     // docs/performance.md "The test suite").
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
+  // Two browsers of one Debian Chromium (docs/decisions/0058): the journeys run in its old headless
+  // shell (two thirds of the CPU), except those that need the full browser's system notifications.
+  projects: [
+    {
+      name: 'headless-shell',
+      testIgnore: FULL_BROWSER_SPECS,
+      use: { launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS } },
+    },
+    {
+      name: 'chromium',
+      testMatch: FULL_BROWSER_SPECS,
+      use: { launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+    },
+  ],
   webServer: [
     {
       command: 'node dist/server/main.js',
