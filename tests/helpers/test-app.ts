@@ -2,12 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { type App, type AppDependencies, buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
+import type { PasswordHashPolicy } from '../../src/server/features/auth/password-hasher.ts';
 import { adminQuery, withDatabase } from './database-setup.ts';
 
 export type TestApp = App & {
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
 };
+
+/**
+ * The password hash policy of test apps: argon2id still, at its smallest cost (0.4 ms of CPU a hash
+ * instead of 37 at the production policy, and a suite hashes and verifies thousands of passwords).
+ * The files about passwords (auth-registration, auth-login, q01, q02) pass
+ * `hashPolicy: PASSWORD_HASH_POLICY`, so what production stores, upgrades and spends is tested
+ * there; child-process nodes and the journeys' server run the production policy as they are.
+ */
+export const TEST_HASH_POLICY: PasswordHashPolicy = { memoryCost: 256, timeCost: 1, parallelism: 1 };
 
 /**
  * Builds and starts a real server on a free port, on a fresh database of the run's server (the
@@ -38,7 +48,7 @@ export async function startTestApp(
   };
   let app: App;
   try {
-    app = await buildApp(config, hooks.dependencies);
+    app = await buildApp(config, { hashPolicy: TEST_HASH_POLICY, ...hooks.dependencies });
   } catch (error) {
     await database?.drop();
     throw error;

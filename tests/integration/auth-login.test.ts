@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/index.ts';
 import { type Api, createApi, decodeToken, GOOD_PASSWORD, uniqueEmail, uniquePhone } from '../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { PASSWORD_HASH_POLICY } from '../../src/server/features/auth/password-hasher.ts';
 import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 const WRONG = { success: false, message: 'Email o contraseña incorrectos', errorType: 'INVALID_CREDENTIALS' };
@@ -15,7 +16,7 @@ describe('login (spec 000 §7, QUALITY 1-3)', () => {
   let api: Api;
 
   beforeAll(async () => {
-    app = await startTestApp({}, { dependencies: { clock } });
+    app = await startTestApp({}, { dependencies: { hashPolicy: PASSWORD_HASH_POLICY, clock } });
     api = createApi(app);
   });
   afterAll(async () => {

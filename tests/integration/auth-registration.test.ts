@@ -6,6 +6,7 @@ import type { AuthUser } from '#shared/auth/auth-schemas';
 import { users } from '../../src/server/db/schema/index.ts';
 import { type Api, createApi, GOOD_PASSWORD, uniqueEmail, uniquePhone } from '../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { PASSWORD_HASH_POLICY } from '../../src/server/features/auth/password-hasher.ts';
 import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 describe('e-mail registration (spec 000 §4, §7)', () => {
@@ -17,7 +18,13 @@ describe('e-mail registration (spec 000 §4, §7)', () => {
   beforeAll(async () => {
     app = await startTestApp(
       {},
-      { dependencies: { clock, authHooks: { onUserRegistered: (user) => void registered.push(user) } } },
+      {
+        dependencies: {
+          hashPolicy: PASSWORD_HASH_POLICY,
+          clock,
+          authHooks: { onUserRegistered: (user) => void registered.push(user) },
+        },
+      },
     );
     api = createApi(app);
   });

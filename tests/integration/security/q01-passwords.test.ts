@@ -6,6 +6,7 @@ import { users } from '../../../src/server/db/schema/index.ts';
 import { isCommonPassword } from '../../../src/server/features/auth/common-passwords.ts';
 import { type Api, createApi, GOOD_PASSWORD, uniqueEmail, uniquePhone } from '../../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { PASSWORD_HASH_POLICY } from '../../../src/server/features/auth/password-hasher.ts';
 import { createTestClock, HOUR } from '../../helpers/test-clock.ts';
 
 const COMMON = {
@@ -24,9 +25,9 @@ describe('Q01 passwords', () => {
   let app: TestApp;
   let api: Api;
 
-  // The real hash policy: no `hashPolicy` dependency, so what is stored is what production stores.
+  // The real hash policy (test apps default to a light one), so what is stored is what production stores.
   beforeAll(async () => {
-    app = await startTestApp({}, { dependencies: { clock } });
+    app = await startTestApp({}, { dependencies: { hashPolicy: PASSWORD_HASH_POLICY, clock } });
     api = createApi(app);
   });
   afterAll(async () => {

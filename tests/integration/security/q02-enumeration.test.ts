@@ -11,6 +11,7 @@ import {
   uniquePhone,
 } from '../../helpers/auth-api.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { PASSWORD_HASH_POLICY } from '../../../src/server/features/auth/password-hasher.ts';
 import { createTestClock, HOUR } from '../../helpers/test-clock.ts';
 
 // Twenty interleaved rounds a side: a median a load spike on a shared CI machine cannot move alone.
@@ -68,8 +69,9 @@ describe('Q02 account enumeration', () => {
   let known: { email: string; phone: string };
 
   beforeAll(async () => {
-    // The real hash policy: the timing of a real argon2id verification against a dummy one.
-    app = await startTestApp({}, { dependencies: { clock } });
+    // The real hash policy (test apps default to a light one): the timing of a real argon2id
+    // verification against a dummy one.
+    app = await startTestApp({}, { dependencies: { hashPolicy: PASSWORD_HASH_POLICY, clock } });
     api = createApi(app);
     known = await api.registerUser();
   });
