@@ -76,7 +76,11 @@ test('the chat header keeps the name readable at 360 and 390 px with the Súper 
       .filter({ visible: true })
       .first(),
   ).toBeVisible();
-  // Guillermo types on his phone: Lucía's header says so.
+  // Both sockets up first: typing is volatile, and a burst typed while a socket still connects is
+  // never said (the indicator is best-effort by design, decision 0013); then Guillermo types on his
+  // phone and Lucía's header says so.
+  await expect(pageL.getByTestId('connection-banner')).toContainText('Conectado');
+  await expect(pageG.getByTestId('connection-banner')).toContainText('Conectado');
   await pageG.getByRole('textbox', { name: 'Mensaje' }).pressSequentially('Voy a', { delay: 50 });
   await expect(header.getByText('Escribiendo...')).toBeVisible();
 
