@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { expect, test } from './helpers/test.ts';
-import { matchUsers, pageFor, type SignedIn, userWithProfile } from './helpers/chat-setup.ts';
+import { matchUsers, pageFor, userWithProfile } from './helpers/chat-setup.ts';
+import { sessionWithMember } from './helpers/open-sessions.ts';
 
 /**
  * An open session's group chat (issue 35, docs/decisions/0056), two Chromiums at 390 px: the host
  * publishes for their matches, a match joins (first come), both chat live in /messages/<id> —
- * title and members, the sender's name, who is typing, «Leído por N» — and the member leaves.
+ * title and members, the sender's name, who is typing, «Leído por N» — and the member leaves
+ * (offline: the outbox sends it when the network returns).
  */
 test('an open session’s group chat at 390 px: live messages, typing, «Leído por N», leave', async ({
   browser,
@@ -13,29 +14,7 @@ test('an open session’s group chat at 390 px: live messages, typing, «Leído 
 }) => {
   const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
   await matchUsers(request, host, member);
-  const post = (user: SignedIn, path: string, data: Record<string, unknown>) =>
-    request.post(`/api/open-sessions${path}`, { data, headers: { authorization: `Bearer ${user.token}` } });
-  const published = await post(host, '', {
-    clientId: randomUUID(),
-    gymName: 'Altafit Argüelles',
-    gymAddress: 'Calle de la Princesa 50, Madrid',
-    startsAt: new Date(Date.now() + 2 * 24 * 3600_000).toISOString(),
-    durationMin: 60,
-    activity: 'Pierna',
-    level: 'all',
-    places: 3,
-    visibility: 'matches',
-    approval: 'first',
-  });
-  expect(published.status(), await published.text()).toBe(201);
-  const session = (await published.json()).session as { _id: string };
-  const joined = await post(member, `/${session._id}/join`, { clientId: randomUUID() });
-  expect(joined.status(), await joined.text()).toBe(200);
-  const read = await request.get(`/api/open-sessions/${session._id}`, {
-    headers: { authorization: `Bearer ${host.token}` },
-  });
-  const conversationId = (await read.json()).session.conversationId as string;
-  expect(conversationId).toBeTruthy();
+  const { sessionId, conversationId } = await sessionWithMember(request, host, member);
 
   const pageHost = await pageFor(browser, host);
   const pageMember = await pageFor(browser, member);
@@ -96,10 +75,14 @@ test('an open session’s group chat at 390 px: live messages, typing, «Leído 
   // The host has no «Salir» (they cancel the session); the member's «Salir» leaves the session too.
   await expect(pageHost.getByRole('button', { name: 'Silenciar' })).toBeVisible();
   await expect(pageHost.getByRole('button', { name: 'Salir' })).toHaveCount(0);
+  // «Salir» with no signal: the thread is read-only at once, and the outbox sends the leave once
+  // the network returns.
+  await pageMember.context().setOffline(true);
   await pageMember.getByRole('button', { name: 'Salir' }).click();
   await expect(pageMember.getByText('Ya no formas parte de este grupo.')).toBeVisible();
+  await pageMember.context().setOffline(false);
   await expect(pageHost.getByTestId('group-members')).toHaveText('1 miembro: Tú');
-  const after = await request.get(`/api/open-sessions/${session._id}`, {
+  const after = await request.get(`/api/open-sessions/${sessionId}`, {
     headers: { authorization: `Bearer ${member.token}` },
   });
   expect(((await after.json()) as { session: { myState: string } }).session.myState).toBe('left');

@@ -3,6 +3,7 @@
  * entry not caused by input is summed from navigation until the screen has settled.
  */
 import { matchedPair, pageFor, sendMessage } from './helpers/chat-setup.ts';
+import { sessionWithMember } from './helpers/open-sessions.ts';
 import { expect, type Page, test } from './helpers/test.ts';
 
 async function recordLayoutShifts(page: Page): Promise<void> {
@@ -61,13 +62,17 @@ test('the deck, the lists, the chat and /config load without layout shifts', asy
   for (const text of ['¿Entrenamos el lunes?', 'Vale, a las 7', 'Perfecto, nos vemos allí']) {
     await sendMessage(request, b, a, conversationId, text);
   }
+  // Marcos hosts an open session and the person takes its place: /messages has a group section too.
+  await sessionWithMember(request, b, a);
+
   const page = await pageFor(browser, a);
   await page.setViewportSize({ width: 375, height: 812 });
   await recordLayoutShifts(page);
   // A slow network: every screen shows its loading state first, so a skeleton that does not
-  // match what replaces it is a shift here, not only on a cold server.
+  // match what replaces it is a shift here, not only on a cold server. The groups answer last.
   await page.route('**/api/**', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const isGroups = new URL(route.request().url()).pathname === '/api/groups';
+    await new Promise((resolve) => setTimeout(resolve, isGroups ? 1400 : 700));
     await route.fallback();
   });
 
@@ -80,7 +85,13 @@ test('the deck, the lists, the chat and /config load without layout shifts', asy
         }),
     ],
     ['/matches', () => expect(page.getByText('Marcos').first()).toBeVisible({ timeout: 15_000 })],
-    ['/messages', () => expect(page.getByRole('link', { name: /Marcos/ })).toBeVisible({ timeout: 15_000 })],
+    [
+      '/messages',
+      async () => {
+        await expect(page.getByRole('link', { name: /Marcos/ })).toBeVisible({ timeout: 15_000 });
+        await expect(page.getByRole('heading', { name: 'Grupos de entreno' })).toBeVisible({ timeout: 15_000 });
+      },
+    ],
     [
       `/messages/${conversationId}`,
       () => expect(page.getByText('Perfecto, nos vemos allí')).toBeVisible({ timeout: 15_000 }),

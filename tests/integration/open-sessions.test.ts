@@ -211,14 +211,30 @@ describe('open sessions', () => {
     expect(refused.body.message).toBe(M.hostCannotLeave);
     expect((await api.get(`/groups/${conversationId}`, host.token)).status).toBe(200);
 
-    expect((await api.post(`/groups/${conversationId}/leave`, {}, member.token)).status).toBe(200);
+    // Outsiders learn nothing: someone who never held a place gets the 404 of anyone else's group.
+    const outsider = await api.userWithProfile({}, 'Xenia');
+    expect((await api.post(`/groups/${conversationId}/leave`, {}, outsider.token)).status).toBe(404);
+    // A malformed body is a Spanish 400, not a leave.
+    const malformed = await api.post(`/groups/${conversationId}/leave`, { clientId: 'no válido' }, member.token);
+    expect(malformed.status).toBe(400);
+    expect((await api.get(`/groups/${conversationId}`, member.token)).status).toBe(200);
+
+    // The outbox's «Salir»: with its clientId, replayed (same clientId) and repeated (a new one).
+    const clientId = randomUUID();
+    expect((await api.post(`/groups/${conversationId}/leave`, { clientId }, member.token)).status).toBe(200);
     const after = await api.get(`/open-sessions/${session._id}`, member.token);
     expect(after.body.session).toMatchObject({ myState: 'left', taken: 0, isFull: false });
     expect((await api.get(`/groups/${conversationId}`, member.token)).status).toBe(404);
     expect(await titlesOf(host)).toContain('Cambio en tu entreno');
-    // The freed place is taken by the next one; a second «Salir» finds no group to leave.
+    // The freed place is taken by the next one; a replayed or repeated «Salir» changes nothing.
     expect((await write(waiting, `${session._id}/join`)).body.session).toMatchObject({ myState: 'approved' });
-    expect((await api.post(`/groups/${conversationId}/leave`, {}, member.token)).status).toBe(404);
+    expect((await api.post(`/groups/${conversationId}/leave`, { clientId }, member.token)).status).toBe(200);
+    expect((await api.post(`/groups/${conversationId}/leave`, {}, member.token)).status).toBe(200);
+    const still = await api.get(`/open-sessions/${session._id}`, member.token);
+    expect(still.body.session).toMatchObject({ myState: 'left', taken: 1 });
+    // The host's notice of the session is still the join's (one notice per session, the newest
+    // kept): a replayed or repeated leave told them nothing.
+    expect(await titlesOf(host)).toEqual(['Nuevo compañero']);
   });
 
   it('host approval: the host sees profile, reasons and reliability; only the host answers, removes or cancels', async () => {

@@ -50,7 +50,8 @@ export type OutboxKind =
   | 'notification'
   | 'quedada'
   | 'quedadaShare'
-  | 'openSession';
+  | 'openSession'
+  | 'group';
 
 /**
  * A link to one of the user's quedadas for someone they trust (issue #35, docs/decisions/0054):
@@ -334,6 +335,8 @@ export const SAVED_AT = {
   conversations: 'saved:conversations',
   /** The settings as the server last confirmed them, as JSON (issue #22: /config offline). */
   settings: 'saved:settings',
+  /** The group chats of /messages as the server last listed them, as JSON (decision 0056). */
+  groups: 'saved:groups',
 } as const;
 
 /**

@@ -35,6 +35,7 @@ export const CHAT_MESSAGES = {
   invalidQuery: 'Los parámetros de la consulta no son válidos',
   invalidCursor: 'El cursor de sincronización no es válido',
   invalidEvent: 'Los datos del evento no son válidos',
+  invalidLeave: 'La petición para salir del grupo no es válida',
   sendRateLimited: 'Estás enviando mensajes demasiado rápido. Espera un momento.',
   /** A group conversation with every place taken (issue 35: «Completo»). */
   groupFull: 'Completo',

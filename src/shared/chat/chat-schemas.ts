@@ -133,6 +133,15 @@ export const SendMessageRequestSchema = v.strictObject(
 );
 export type SendMessageRequest = v.InferOutput<typeof SendMessageRequestSchema>;
 /** `POST /api/messages` to a group (docs/decisions/0056): no receiver; a match's still needs one. */
+/**
+ * `POST /api/groups/:id/leave`: no body, or the outbox's clientId (a replay of a leave the server
+ * applied answers as the first did, docs/decisions/0056).
+ */
+export const GroupLeaveRequestSchema = v.optional(
+  v.strictObject({ clientId: v.optional(ClientIdSchema) }, CHAT_MESSAGES.invalidLeave),
+  {},
+);
+
 export const GroupSendMessageRequestSchema = v.strictObject(
   {
     conversationId: idSchema(CHAT_MESSAGES.invalidConversation),

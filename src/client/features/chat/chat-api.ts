@@ -44,10 +44,7 @@ export const chatApi = {
   groups: () => requestJson<GroupListResponse>('groups'),
   /** A group conversation (docs/decisions/0056): title, members and their read cursors. */
   group: (id: string) => requestJson<GroupResponse>(`groups/${encodeURIComponent(id)}`),
-  leaveGroup: (id: string) =>
-    requestJson<{ success: true }>(`groups/${encodeURIComponent(id)}/leave`, { method: 'post' }),
-  setGroupMuted: (id: string, isMuted: boolean) =>
-    requestJson<GroupResponse>(`${conversationPath(id)}/mute`, { method: 'patch', json: { isMuted } }),
+  // Leaving a group and muting it go through the outbox (chat-store.ts, decision 0056).
 };
 
 export type ChatApi = typeof chatApi;

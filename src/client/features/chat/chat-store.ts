@@ -325,21 +325,81 @@ async function loadGroup(conversationId: string): Promise<void> {
   }
 }
 
-/** «Salir del grupo»: the server takes the user out; the thread becomes read-only. */
+type GroupWrite = { action: 'leave' | 'mute'; conversationId: string };
+
+/** The outbox item of a group write (offline too; one scope per group keeps leave and mute in order). */
+function enqueueGroupWrite(
+  write: GroupWrite,
+  request: { method: 'POST' | 'PATCH'; path: string; json: unknown },
+  clientId: string,
+): Promise<boolean> {
+  registerGroupOutbox();
+  return outbox.enqueue({
+    kind: 'group',
+    scope: `group:${write.conversationId}`,
+    clientId,
+    request,
+    payload: write,
+  });
+}
+
+let isGroupOutboxRegistered = false;
+
+/**
+ * How the open chat follows its group writes: the server's copy of the group after a mute, and on a
+ * refusal the group as the server has it (the optimistic change undone). Items delivered while no
+ * chat is open need nothing more (the default delivery sends them).
+ */
+function registerGroupOutbox(): void {
+  if (isGroupOutboxRegistered) return;
+  isGroupOutboxRegistered = true;
+  outbox.register('group', {
+    after(item, result) {
+      const conversationId = (item.payload as GroupWrite | undefined)?.conversationId;
+      const group = (result as { group?: GroupSummary } | undefined)?.group;
+      if (group && chatState.conversationId === conversationId) chatState.group = group;
+    },
+    async fail(_db, item) {
+      const write = item.payload as GroupWrite | undefined;
+      if (!write || chatState.conversationId !== write.conversationId) return;
+      // After the transaction: the server's copy replaces the optimistic one.
+      setTimeout(() => {
+        if (write.action === 'leave' && chatState.conversationId === write.conversationId)
+          chatState.isOutOfGroup = false;
+        void loadGroup(write.conversationId);
+      }, 0);
+    },
+  });
+}
+
+/**
+ * «Salir del grupo», through the outbox (offline too): the thread is read-only at once, and the
+ * server takes the user out when it can (a replay of an applied leave answers as the first did).
+ */
 export async function leaveGroup(): Promise<boolean> {
   const conversationId = chatState.conversationId;
   if (!conversationId || !chatState.group) return false;
-  await chatApi.leaveGroup(conversationId);
-  if (chatState.conversationId === conversationId) chatState.isOutOfGroup = true;
-  return true;
+  const clientId = crypto.randomUUID();
+  const isQueued = await enqueueGroupWrite(
+    { action: 'leave', conversationId },
+    { method: 'POST', path: `groups/${encodeURIComponent(conversationId)}/leave`, json: { clientId } },
+    clientId,
+  );
+  if (isQueued && chatState.conversationId === conversationId) chatState.isOutOfGroup = true;
+  return isQueued;
 }
 
-/** Mute (per member): no notifications or pushes for this group. */
+/** Mute (per member), through the outbox: no notifications or pushes for this group. Shown at once. */
 export async function setGroupMuted(isMuted: boolean): Promise<void> {
   const conversationId = chatState.conversationId;
   if (!conversationId || !chatState.group) return;
-  const answer = await chatApi.setGroupMuted(conversationId, isMuted);
-  if (chatState.conversationId === conversationId) chatState.group = answer.group;
+  const isQueued = await enqueueGroupWrite(
+    { action: 'mute', conversationId },
+    { method: 'PATCH', path: `messages/conversations/${encodeURIComponent(conversationId)}/mute`, json: { isMuted } },
+    crypto.randomUUID(),
+  );
+  const group = chatState.group;
+  if (isQueued && group && chatState.conversationId === conversationId) chatState.group = { ...group, isMuted };
 }
 
 /** "Reintentar" after a failed load. */

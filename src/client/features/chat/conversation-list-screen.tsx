@@ -15,7 +15,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { ConnectionBanner } from './connection-banner.tsx';
 import { ConversationAvatar } from './conversation-avatar.tsx';
-import { GroupList } from './group-list.tsx';
+import { GroupList, useGroups } from './group-list.tsx';
 import { ListName, ListPreview, ListTime, UnreadBadge } from './list-row-parts.tsx';
 import {
   archiveConversation,
@@ -180,7 +180,9 @@ export function ConversationListScreen() {
   // On screen, the listed conversations' rooms are joined (five at a time, at most 20).
   useEffect(() => holdListRooms(), []);
 
-  const view = snap.view;
+  const groups = useGroups();
+  // The groups' section and the conversations are drawn together (no list pushed down by late groups).
+  const view = groups.hasSettled || snap.view.status !== 'ready' ? snap.view : ({ status: 'loading' } as const);
   const isOnline = useIsOnline();
   useReloadWhenOnline(view.status === 'error', loadConversations);
   return (
@@ -192,7 +194,7 @@ export function ConversationListScreen() {
         <ConnectionBanner isHiddenWhenConnected />
       </header>
 
-      <GroupList ownUserId={ownUserId} now={now} />
+      {groups.hasSettled && <GroupList groups={groups.groups} ownUserId={ownUserId} now={now} />}
 
       {(view.status === 'loading' || view.status === 'idle') && <ListSkeleton />}
 

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { GroupSummary } from '#shared/chat/chat-schemas';
 import { useIsOnline } from '../../services/network.ts';
 import { UsersIcon } from '../../ui/icons.tsx';
+import { currentDb, readMeta, SAVED_AT, writeMeta } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
 import { chatApi } from './chat-api.ts';
 import { ListName, ListPreview, ListTime, UnreadBadge } from './list-row-parts.tsx';
@@ -16,19 +17,47 @@ function previewOf(group: GroupSummary, ownUserId: string): string {
   return sender ? `${sender}: ${last.text}` : last.text;
 }
 
+/** The device's copy of the groups (null when this device never listed them). */
+async function readSavedGroups(): Promise<GroupSummary[] | null> {
+  const db = currentDb();
+  const saved = db ? await readMeta(db, SAVED_AT.groups).catch(() => undefined) : undefined;
+  if (!saved) return null;
+  try {
+    return JSON.parse(saved) as GroupSummary[];
+  } catch {
+    return null;
+  }
+}
+
 /**
- * «Grupos de entreno» above the conversations of /messages (docs/decisions/0056, amended in
- * session 10): the chats of the open sessions one takes part in, with their unread count. They stay
- * out of the spec's conversation list and its count; the section shows only when there are groups,
- * is read when the screen opens and again when the connection returns, and says nothing when it
- * cannot load (the conversations below are the screen's subject).
+ * The group chats of /messages: the device's copy at once, then the server's list when the screen
+ * opens, when the connection returns, and on a group's message or change. `hasSettled` turns true
+ * once the first of them has answered (or failed), so the screen can draw the section and the
+ * conversations below it together instead of pushing the list down when the groups arrive.
  */
-export function GroupList({ ownUserId, now }: { ownUserId: string; now: number }) {
+export function useGroups(): { groups: GroupSummary[]; hasSettled: boolean } {
   const [groups, setGroups] = useState<GroupSummary[]>([]);
+  const [hasSettled, setHasSettled] = useState(false);
   const isOnline = useIsOnline();
 
   useEffect(() => {
-    if (!isOnline) return;
+    let isCurrent = true;
+    void readSavedGroups().then((saved) => {
+      if (!isCurrent) return;
+      if (saved) setGroups((shown) => (shown.length > 0 ? shown : saved));
+      // With a copy the section is drawn now; without one, once the server answers (or offline).
+      if (saved || !navigator.onLine) setHasSettled(true);
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!isOnline) {
+      setHasSettled(true);
+      return;
+    }
     let isCurrent = true;
     let isLoading = false;
     let isAskedAgain = false;
@@ -42,10 +71,13 @@ export function GroupList({ ownUserId, now }: { ownUserId: string; now: number }
       try {
         const answer = await chatApi.groups();
         if (isCurrent) setGroups(answer.groups);
+        const db = currentDb();
+        if (db) await writeMeta(db, SAVED_AT.groups, JSON.stringify(answer.groups)).catch(() => undefined);
       } catch {
         // Offline or refused: the section keeps what it showed.
       } finally {
         isLoading = false;
+        if (isCurrent) setHasSettled(true);
         if (isAskedAgain && isCurrent) {
           isAskedAgain = false;
           void load();
@@ -65,6 +97,17 @@ export function GroupList({ ownUserId, now }: { ownUserId: string; now: number }
     };
   }, [isOnline]);
 
+  return { groups, hasSettled };
+}
+
+/**
+ * «Grupos de entreno» above the conversations of /messages (docs/decisions/0056, amended in
+ * sessions 10 and 11): the chats of the open sessions one takes part in, with their unread count.
+ * They stay out of the spec's conversation list and its count; the section shows only when there
+ * are groups, and says nothing when they cannot load (the conversations below are the screen's
+ * subject).
+ */
+export function GroupList({ groups, ownUserId, now }: { groups: GroupSummary[]; ownUserId: string; now: number }) {
   if (groups.length === 0) return null;
   return (
     <section aria-labelledby="groups-title" className="flex flex-col gap-1">

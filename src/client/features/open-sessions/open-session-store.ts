@@ -83,8 +83,27 @@ export async function refreshLists(): Promise<void> {
   if (mine.status === 'fulfilled') await writeJson(db, KEY.mine, mine.value.sessions);
 }
 
-/** One session (and, for its host, the requests) from the server; a 404 forgets it. */
-export async function refreshSession(id: string): Promise<'ok' | 'missing' | 'offline'> {
+/** The refresh of each session under way, so that refreshes of one session apply in the order asked. */
+const refreshes = new Map<string, Promise<RefreshResult>>();
+
+type RefreshResult = 'ok' | 'missing' | 'offline';
+
+/**
+ * One session (and, for its host, the requests) from the server; a 404 forgets it. Refreshes of a
+ * session run one after another: two side by side (an event, the screen opening) could otherwise
+ * land out of order, and an older answer (the requests before someone asked) overwrite a newer one.
+ */
+export function refreshSession(id: string): Promise<RefreshResult> {
+  const previous = refreshes.get(id);
+  const next = (previous ? previous.catch(() => 'offline' as const) : Promise.resolve()).then(() => readFromServer(id));
+  refreshes.set(id, next);
+  void next.finally(() => {
+    if (refreshes.get(id) === next) refreshes.delete(id);
+  });
+  return next;
+}
+
+async function readFromServer(id: string): Promise<RefreshResult> {
   const db = currentDb();
   if (!db) return 'offline';
   try {

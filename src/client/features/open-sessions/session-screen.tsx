@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { OpenSession, OpenSessionMember } from '#shared/open-sessions/open-session-schemas';
 import type { LocalDb } from '../../services/local-db.ts';
+import { connection } from '../../services/socket.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
 import { Button, buttonClasses } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
@@ -146,7 +147,15 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
   usePageTitle('Entreno abierto');
   const [isMissing, setIsMissing] = useState(false);
   useEffect(() => {
-    void refreshSession(sessionId).then((result) => setIsMissing(result === 'missing'));
+    const refresh = () => void refreshSession(sessionId).then((result) => setIsMissing(result === 'missing'));
+    refresh();
+    // After a reconnect, catch up with what changed while the socket was down (its events were lost).
+    let wasConnected = connection.getSnapshot().status === 'connected';
+    return connection.subscribe(() => {
+      const isConnected = connection.getSnapshot().status === 'connected';
+      if (isConnected && !wasConnected) refresh();
+      wasConnected = isConnected;
+    });
   }, [sessionId]);
   const read = async (db: LocalDb): Promise<Shown> => ({
     session: await readSession(db, sessionId),

@@ -4,6 +4,7 @@ import {
   type ConversationListResponse,
   ConversationListQuerySchema,
   type ConversationResponse,
+  GroupLeaveRequestSchema,
   GroupSendMessageRequestSchema,
   type GroupListResponse,
   type GroupResponse,
@@ -112,7 +113,8 @@ export async function groupRoutes(app: FastifyInstance, options: { groups: Group
   });
 
   app.post<{ Params: Params }>('/:id/leave', async (request): Promise<{ success: true }> => {
-    await groups.leave(requireAuth(request).userId, groupId(request.params.id));
+    const { clientId } = parseInput(GroupLeaveRequestSchema, request.body);
+    await groups.leave(requireAuth(request).userId, groupId(request.params.id), clientId);
     return { success: true };
   });
 }

@@ -54,7 +54,16 @@ export type GroupChat = ReturnType<typeof createGroupChat>;
  * leaving the session, which removes the member from the group). Answers false for a group it does
  * not own; throws the refusal it has (a 4xx).
  */
-export type GroupLeaveHandler = (userId: string, conversationId: string) => Promise<boolean>;
+/**
+ * Decides a leave of a group the registrant owns: true when it did (or when the caller had already
+ * left: a replay answers as the first leave did), false for a group that is not its own or a caller
+ * who never belonged to it (the chat then answers as for anyone else's group).
+ */
+export type GroupLeaveHandler = (
+  userId: string,
+  conversationId: string,
+  clientId: string | undefined,
+) => Promise<boolean>;
 
 /**
  * Group conversations (issue 35, docs/decisions/0056) on the message model of decision 0041: the
@@ -157,10 +166,13 @@ export function createGroupChat(deps: {
       return toGroupSummary(await view(userId, conversationId));
     },
 
-    /** The caller leaves (the chat screen's «Salir»): through the group's owning feature when it has one. */
-    async leave(userId: string, conversationId: string): Promise<void> {
+    /**
+     * The caller leaves (the chat screen's «Salir», through the outbox): the group's owning feature
+     * decides first, as it knows who was a member, so a replay of an applied leave answers 200 again.
+     */
+    async leave(userId: string, conversationId: string, clientId?: string): Promise<void> {
+      for (const handle of leaveHandlers) if (await handle(userId, conversationId, clientId)) return;
       await view(userId, conversationId);
-      for (const handle of leaveHandlers) if (await handle(userId, conversationId)) return;
       await this.removeGroupMember(conversationId, userId, 'left');
     },
 

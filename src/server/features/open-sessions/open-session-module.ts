@@ -58,7 +58,7 @@ export async function registerOpenSessions(
     logger: http.log,
   });
   // «Salir» in a session's chat leaves the session (docs/decisions/0056).
-  deps.groupChat?.onLeave?.((userId, conversationId) => sessions.leaveChat(userId, conversationId));
+  deps.groupChat?.onLeave?.((userId, conversationId, clientId) => sessions.leaveChat(userId, conversationId, clientId));
   await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions });
   const runner = periodicPass(
     () => sessions.runDueReminders(),

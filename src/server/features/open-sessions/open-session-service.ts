@@ -72,7 +72,7 @@ export type OpenSessionGroupChat = {
   removeGroupMember(conversationId: string, userId: string, reason: 'left' | 'removed'): Promise<unknown>;
   closeGroupConversation(conversationId: string): Promise<unknown>;
   /** «Salir» in a session's chat is decided here (`leaveChat`): it leaves the session. */
-  onLeave?(handler: (userId: string, conversationId: string) => Promise<boolean>): void;
+  onLeave?(handler: (userId: string, conversationId: string, clientId: string | undefined) => Promise<boolean>): void;
 };
 
 export type OpenSessionServiceDeps = {
@@ -412,14 +412,18 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     /**
      * «Salir» in a session's group chat (the chat hands it here, docs/decisions/0056): leaving the
      * chat is leaving the session, so the place is freed and the host told. False for a group that
-     * is no session's. Not through the outbox: the chat's leave is an online call, and a repeat finds
-     * the person no longer in the group (404) rather than leaving twice.
+     * is no session's, or for someone who never held a place in it (the chat answers 404 as for anyone
+     * else's group). Through the outbox: the same clientId replays once (open_session_actions), and a
+     * leave of someone already out (left, removed) changes nothing and answers as the first did.
      */
-    async leaveChat(userId: string, conversationId: string): Promise<boolean> {
+    async leaveChat(userId: string, conversationId: string, clientId?: string): Promise<boolean> {
       const session = await sessions.findByConversation(conversationId);
       if (!session) return false;
       if (session.hostId === userId) throw conflict(M.hostCannotLeave, 'HOST_CANNOT_LEAVE');
-      await leaveAs(userId, session, randomUUID());
+      const member = (await sessions.members(session.id)).find((found) => found.userId === userId);
+      if (!member) return false;
+      if (member.state !== 'approved' && member.state !== 'requested') return true;
+      await leaveAs(userId, session, clientId ?? randomUUID());
       return true;
     },
 
