@@ -23,6 +23,8 @@ if (!process.env.E2E_DATA_DIR) {
   // The embedded PostgreSQL runs as its own user when the tests run as root: it must enter DATA_DIR.
   chmodSync(process.env.E2E_DATA_DIR, 0o711);
 }
+// The remote spots' claims (tests/e2e/helpers/spots.ts): one directory per run, shared by the workers.
+process.env.E2E_SPOTS_DIR ??= mkdtempSync(path.join(tmpdir(), 'entreno-e2e-spots-'));
 const port = Number(process.env.E2E_PORT);
 
 /**

@@ -2,6 +2,7 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '.
 import { type Account, apiLogin, registerAccount } from './helpers/accounts.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { storeSession } from './helpers/session.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 // Discovery journeys (spec 001 §2, §4): the profile wizard, the deck, a mutual match, /matches
 // and the empty deck. The server runs with DEMO_DATA=0, so every other person is made here.
@@ -10,11 +11,6 @@ const MADRID = { latitude: 40.4168, longitude: -3.7038 };
 test.use({ permissions: ['geolocation'], geolocation: MADRID });
 
 // ---- people ------------------------------------------------------------------------------
-
-/** A spot of its own in Spain, so people made by other tests never show up in this deck. */
-function remoteSpot(): { latitude: number; longitude: number } {
-  return { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6 };
-}
 
 async function createProfile(
   request: APIRequestContext,

@@ -3,6 +3,7 @@ import { type APIRequestContext, expect, type Page, request as apiRequest, test 
 import { registerAccount } from './helpers/accounts.ts';
 import { matchedPair, pageFor, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { startServerProcess } from './helpers/server.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 /** The app's IndexedDB databases (ours start with "entreno-"). */
 async function databases(page: Page): Promise<string[]> {
@@ -216,7 +217,7 @@ test('two tabs of one browser keep one socket; the other takes over when the lea
 
 test('a swipe made offline is replayed once and shows the match when it syncs', async ({ browser, request }) => {
   // A spot of their own, so nobody from other tests is in this deck.
-  const spot = { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Lejos' };
+  const spot = remoteSpot('Lejos');
   const ana = await signIn(request, await registerAccount(request, { name: 'Ana' }));
   const bruno = await signIn(request, await registerAccount(request, { name: 'Bruno' }));
   for (const [user, name] of [
@@ -321,7 +322,7 @@ test('an offline start opens the deck with the last known profiles (and the own 
   request,
 }) => {
   // A spot of their own, so nobody from other tests is in this deck.
-  const spot = { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Lejos' };
+  const spot = remoteSpot('Lejos');
   const [ana, bruno, carla] = [
     await signIn(request, await registerAccount(request, { name: 'Ana' })),
     await signIn(request, await registerAccount(request, { name: 'Bruno' })),

@@ -9,14 +9,10 @@ import { outboxFor, registerAccount, uniquePhone } from './helpers/accounts.ts';
 import { matchUsers, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from './helpers/test.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE, hasTouch: true });
-
-/** A spot of its own, so people made by other tests never show up in these decks. */
-function remoteSpot(): { latitude: number; longitude: number; city: string } {
-  return { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Toledo' };
-}
 
 async function personAt(
   request: APIRequestContext,
@@ -78,7 +74,7 @@ test('a strong right swipe past the screen edge likes the card and never leaves 
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Toledo');
   const me = await personAt(request, 'Lucía', spot);
   // In the deck's order: the first is liked by a strong swipe, the second from inside the full
   // profile, the third by a drag ending at the edge.
@@ -324,7 +320,7 @@ test('offline, the deck says its likes wait in the outbox and the chat counts on
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Toledo');
   const me = await personAt(request, 'Lucía', spot);
   const partner = await personAt(request, 'Marcos', spot);
   await personAt(request, 'Carmen', spot);
@@ -364,7 +360,7 @@ test('one maximum distance: Configuración and the deck sheet show and change th
   browser,
   request,
 }) => {
-  const me = await personAt(request, 'Lucía', remoteSpot());
+  const me = await personAt(request, 'Lucía', remoteSpot('Toledo'));
   const { context, page } = await phoneFor(browser, me);
   await page.goto('/config');
   const slider = page.getByRole('slider', { name: 'Distancia máxima' });
@@ -398,7 +394,7 @@ test('a message arriving elsewhere in the app shows one banner that opens the ch
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Toledo');
   const me = await personAt(request, 'Lucía', spot);
   const marcos = await personAt(request, 'Marcos', spot);
   const irene = await personAt(request, 'Irene', spot);

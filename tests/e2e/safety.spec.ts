@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
 import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 // No offline, push or install here: the service worker stays out, and with it the precache each new
 // context downloaded (docs/performance.md "The test suite").
@@ -10,14 +11,13 @@ test.use({ serviceWorkers: 'block' });
 // Safety journeys (issue 9, docs/decisions/0012): block and report from the profile modal and the
 // chat, "Descargar mis datos" and "Eliminar mi cuenta" in /config.
 
-/** A spot of its own in Spain, so people made by other tests never show up in these decks. */
-function remoteSpot() {
-  return { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Lejos' };
-}
-
 const auth = (user: SignedIn) => ({ authorization: `Bearer ${user.token}` });
 
-async function person(request: APIRequestContext, name: string, location: ReturnType<typeof remoteSpot>) {
+async function person(
+  request: APIRequestContext,
+  name: string,
+  location: { latitude: number; longitude: number; city: string },
+) {
   const user = await signIn(request, await registerAccount(request, { name }));
   const created = await request.post('/api/profiles', {
     data: {
@@ -89,7 +89,7 @@ test('blocking from the profile modal: gone from the deck, the matches and both 
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Lejos');
   const lucia = await person(request, 'Lucía', spot);
   const marcos = await person(request, 'Marcos', spot);
   const sara = await person(request, 'Sara', spot);
@@ -168,7 +168,7 @@ test('reporting and blocking from the chat: the report is stored, the chat ends 
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Lejos');
   const lucia = await person(request, 'Lucía', spot);
   const marcos = await person(request, 'Marcos', spot);
   const conversationId = await match(request, lucia, marcos);
@@ -241,7 +241,7 @@ test('reporting and blocking from the chat: the report is stored, the chat ends 
 });
 
 test('"Descargar mis datos" saves a JSON file with the profile and the messages', async ({ browser, request }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Lejos');
   const lucia = await person(request, 'Lucía', spot);
   const marcos = await person(request, 'Marcos', spot);
   const conversationId = await match(request, lucia, marcos);
@@ -280,7 +280,7 @@ test('"Eliminar mi cuenta": password, signed out to /login, no way back in, the 
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Lejos');
   const lucia = await person(request, 'Lucía', spot);
   const marcos = await person(request, 'Marcos', spot);
   const conversationId = await match(request, lucia, marcos);

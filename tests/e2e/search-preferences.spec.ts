@@ -2,6 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from './helpers/test.
 import { type Account, apiLogin, registerAccount } from './helpers/accounts.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { storeSession } from './helpers/session.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 // No offline, push or install here: the service worker stays out, and with it the precache each new
 // context downloaded (docs/performance.md "The test suite").
@@ -11,7 +12,7 @@ test.use({ serviceWorkers: 'block' });
 // «Nivel de experiencia» and «Mostrar» changed there change the next deck. The server runs with
 // DEMO_DATA=0, so every person is made here, in a spot of their own.
 
-const SPOT = { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6 };
+const SPOT = remoteSpot();
 test.use({ permissions: ['geolocation'], geolocation: SPOT });
 
 async function createProfile(

@@ -2,6 +2,7 @@ import { registerAccount } from './helpers/accounts.ts';
 import { pageFor, profileBody, signIn as signInAccount } from './helpers/chat-setup.ts';
 import { storeSession } from './helpers/session.ts';
 import { expect, type Page, test } from './helpers/test.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 // No offline, push or install here: the service worker stays out, and with it the precache each new
 // context downloaded (docs/performance.md "The test suite").
@@ -29,7 +30,7 @@ test('the deck card shows "% Entreno", name and age, the distance text and Recha
 }) => {
   // Two people of their own in a spot of their own, on the suite's server (the demo deck may be
   // used up by its matches).
-  const spot = { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Lejos' };
+  const spot = remoteSpot('Lejos');
   const [ana, bruno] = [
     await signInAccount(request, await registerAccount(request, { name: 'Ana' })),
     await signInAccount(request, await registerAccount(request, { name: 'Bruno' })),

@@ -3,15 +3,11 @@ import { registerAccount } from './helpers/accounts.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
 import { pngPhoto } from './helpers/png.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 // "Por qué encajáis" and "Deshacer" (issue #17, docs/decisions/0023), in Chromium at phone width.
 
 test.use({ viewport: { width: 390, height: 844 } });
-
-/** A spot of its own, so people made by other tests never show up in this deck. */
-function remoteSpot() {
-  return { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Jaén' };
-}
 
 const TRAINING = {
   gym: { name: 'Basic-Fit Chamberí', trainingSchedule: ['Tarde'] },
@@ -93,7 +89,7 @@ test('swipe, undo: the same card is back with its reasons; a superlike undone ta
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Jaén');
   const vera = await person(request, 'Vera', spot, 11);
   const olivia = await person(request, 'Olivia', spot, 12);
   const page = await pageFor(browser, vera);
@@ -138,7 +134,7 @@ test('swipe, undo: the same card is back with its reasons; a superlike undone ta
 });
 
 test('a swipe that made a match cannot be undone: the button says so', async ({ browser, request }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Jaén');
   const vera = await person(request, 'Vera', spot, 13);
   const marcos = await person(request, 'Marcos', spot, 14);
   const liked = await request.post(`/api/swipes/users/${marcos.userId}/swipe`, {
@@ -161,7 +157,7 @@ test('a swipe that made a match cannot be undone: the button says so', async ({ 
 });
 
 test('offline: a swipe undone before reconnecting never reaches the server', async ({ browser, request }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Jaén');
   const vera = await person(request, 'Vera', spot, 15);
   const olivia = await person(request, 'Olivia', spot, 16);
   const page = await pageFor(browser, vera);
@@ -196,7 +192,7 @@ test('offline: a swipe undone before reconnecting never reaches the server', asy
 });
 
 test('the card with its reasons and the Deshacer bar pass axe, in both themes', async ({ browser, request }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Jaén');
   const vera = await person(request, 'Vera', spot, 17);
   await person(request, 'Olivia', spot, 18);
   const found: string[] = [];
@@ -229,7 +225,7 @@ test('the photo arrows never cover the score, the name, the reasons or the bio, 
   browser,
   request,
 }) => {
-  const spot = remoteSpot();
+  const spot = remoteSpot('Jaén');
   const vera = await person(request, 'Vera', spot, 21);
   // Three photos (so the arrows show) and a long bio: the text block is as tall as a card gets.
   const bio = 'Busco compañera para entrenar fuerza por las tardes y alguna carrera el fin de semana. '

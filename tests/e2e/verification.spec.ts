@@ -5,6 +5,7 @@ import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setu
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { type APIRequestContext, expect, type Page, test } from './helpers/test.ts';
+import { remoteSpot } from './helpers/spots.ts';
 
 // No offline, push or install here: the service worker stays out, and with it the precache each new
 // context downloaded (docs/performance.md "The test suite").
@@ -15,15 +16,10 @@ test.use({ serviceWorkers: 'block' });
 
 const auth = (user: SignedIn) => ({ authorization: `Bearer ${user.token}` });
 
-/** A spot of its own, so people made by other tests never show up in these decks. */
-function remoteSpot() {
-  return { latitude: 37 + Math.random() * 5, longitude: -7 + Math.random() * 6, city: 'Lejos' };
-}
-
 async function person(
   request: APIRequestContext,
   name: string,
-  location: ReturnType<typeof remoteSpot>,
+  location: { latitude: number; longitude: number; city: string },
   photoSeed?: number,
 ): Promise<SignedIn> {
   const user = await signIn(request, await registerAccount(request, { name }));
@@ -78,7 +74,7 @@ test('a selfie taken with the camera, approved in the console, shows the badge o
 }) => {
   // Three accounts made through the SMS wizard and two browsers: slow on a loaded host.
   test.setTimeout(180_000);
-  const spot = remoteSpot();
+  const spot = remoteSpot('Lejos');
   const carla = await person(request, 'Carla', spot, 3);
   const viewer = await person(request, 'Víctor', spot);
   const marta = await moderator(request);
@@ -139,7 +135,7 @@ test('without a camera the selfie is uploaded; a rejection shows its reason and 
   request,
 }) => {
   test.setTimeout(180_000);
-  const spot = remoteSpot();
+  const spot = remoteSpot('Lejos');
   const nora = await person(request, 'Nora', spot, 5);
   const marta = await moderator(request);
   const page = await pageFor(browser, nora);
