@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { matchedPair, pageFor, sendMessage } from './helpers/chat-setup.ts';
 import { expect, test } from './helpers/test.ts';
+import { waitForActiveWorker } from './helpers/device.ts';
 
 /**
  * Issue #34, the low items a reviewer sees: «Sin conexión» with one look that never covers a
@@ -62,7 +63,7 @@ test('offline: «Sin conexión» has one look on every tab, covers no message, a
   await page.getByRole('link', { name: /Marcos/ }).click();
   await expect(page.getByText('Vale, a las siete en el gimnasio')).toBeVisible();
   // The service worker controls the page: the other tabs' code opens without the network.
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  await waitForActiveWorker(page);
 
   await goOffline(page);
   const input = page.getByPlaceholder('Escribe un mensaje...');

@@ -5,6 +5,7 @@
  */
 import { matchedPair, pageFor, sendMessage, type SignedIn, userWithProfile } from './helpers/chat-setup.ts';
 import { expect, type Page, test } from './helpers/test.ts';
+import { deviceRows, expectDeviceCopy, waitForActiveWorker } from './helpers/device.ts';
 
 const ERROR_TEXTS = [
   'Error al cargar las conversaciones',
@@ -38,7 +39,7 @@ async function tapTab(page: Page, label: string) {
 /** The installed app reopened with no network: a new page of the same browser (worker, IndexedDB, session). */
 async function reopenOffline(page: Page, path: string): Promise<Page> {
   const context = page.context();
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  await waitForActiveWorker(page);
   await goOffline(page);
   await page.close();
   const reopened = await context.newPage();
@@ -51,14 +52,18 @@ async function visitOnline(page: Page, user: SignedIn, conversationId?: string) 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/home');
   await expect(page.getByRole('heading', { name: 'Conectar', level: 1 })).toBeVisible({ timeout: 15_000 });
+  // Each list is on the device before the next page load, which would cut its write short.
   await page.goto('/matches');
   await expect(page.getByRole('heading', { name: /^Tus entrenamientos \(\d+\)$/ })).toBeVisible();
+  await expectDeviceCopy(page, user.userId, 'saved:matches');
   await page.goto('/messages');
   await expect(page.getByRole('heading', { name: /^Mensajes \(\d+\)$/ })).toBeVisible();
   await expect(page.getByTestId('conversations-skeleton')).toHaveCount(0);
+  await expectDeviceCopy(page, user.userId, 'saved:conversations');
   if (conversationId) {
     await page.goto(`/messages/${conversationId}`);
     await expect(page.getByRole('heading', { name: 'Marcos' })).toBeVisible();
+    await expect.poll(() => deviceRows(page, user.userId, 'messages')).toBeGreaterThan(0);
   }
   await page.goto('/notifications');
   // Every account has its welcome notification: the list is on screen once it shows. The next
@@ -66,7 +71,6 @@ async function visitOnline(page: Page, user: SignedIn, conversationId?: string) 
   await expect(page.getByTestId('notification-card').first()).toBeVisible();
   await tapTab(page, 'Configuración');
   await expect(page.getByRole('heading', { name: 'Privacidad y Datos' })).toBeVisible();
-  expect(user.userId).toBeTruthy();
 }
 
 test('with nothing yet, every tab opens offline as its empty state with "Sin conexión"', async ({

@@ -4,6 +4,7 @@ import { registerAccount } from './helpers/accounts.ts';
 import { matchedPair, pageFor, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { startServerProcess } from './helpers/server.ts';
 import { remoteSpot } from './helpers/spots.ts';
+import { waitForActiveWorker } from './helpers/device.ts';
 
 /** The app's IndexedDB databases (ours start with "entreno-"). */
 async function databases(page: Page): Promise<string[]> {
@@ -25,7 +26,7 @@ async function goOnline(page: Page) {
 
 /** The service worker controls the page: from now on the app opens without the network. */
 async function waitForWorker(page: Page) {
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  await waitForActiveWorker(page);
 }
 
 /**
@@ -65,7 +66,7 @@ test('messages written offline survive a reload and reach the other user once, i
   await pageA.getByRole('button', { name: /enviar/i }).click();
   await expect(pageA.getByText(/(Enviado|Entregado)$/)).toBeVisible();
   // The service worker controls the page, so a reload works offline.
-  await pageA.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  await waitForActiveWorker(pageA);
 
   await goOffline(pageA);
   await expect(pageA.getByTestId('connection-banner')).toContainText('Sin conexión');
@@ -239,7 +240,7 @@ test('a swipe made offline is replayed once and shows the match when it syncs', 
   const page = await pageFor(browser, ana);
   await page.goto('/home');
   await expect(page.getByRole('button', { name: /^Bruno, \d+/ })).toBeVisible();
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  await waitForActiveWorker(page);
   await goOffline(page);
   await page.getByRole('button', { name: 'Entreno', exact: true }).click();
   const celebration = page.getByRole('dialog', { name: '¡Nuevo Entrenamiento!' });

@@ -4,12 +4,12 @@
  * people type and paste, the wizard's draft survives a reload, one distance, decisions from the
  * full profile, the offline deck, the in-app message banner.
  */
-import { LOCAL_DB_PREFIX } from '#shared/offline';
 import { outboxFor, registerAccount, uniquePhone } from './helpers/accounts.ts';
 import { matchUsers, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { pngPhoto } from './helpers/png.ts';
 import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from './helpers/test.ts';
 import { remoteSpot } from './helpers/spots.ts';
+import { deviceMeta, waitForActiveWorker } from './helpers/device.ts';
 
 const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE, hasTouch: true });
@@ -187,31 +187,7 @@ test('the phone field reads typed and pasted formats as the 9 national digits an
 
 /** The profile wizard's draft as the device keeps it (IndexedDB `entreno-<userId>`, meta row), or ''. */
 function storedWizardDraft(page: Page, userId: string): Promise<string> {
-  return page.evaluate(
-    ({ name, key }) =>
-      new Promise<string>((resolve) => {
-        const opening = indexedDB.open(name);
-        opening.onerror = () => resolve('');
-        opening.onsuccess = () => {
-          const db = opening.result;
-          if (!db.objectStoreNames.contains('meta')) {
-            db.close();
-            resolve('');
-            return;
-          }
-          const reading = db.transaction('meta').objectStore('meta').get(key);
-          reading.onsuccess = () => {
-            db.close();
-            resolve(String((reading.result as { value?: string } | undefined)?.value ?? ''));
-          };
-          reading.onerror = () => {
-            db.close();
-            resolve('');
-          };
-        };
-      }),
-    { name: `${LOCAL_DB_PREFIX}${userId}`, key: 'wizard:profileDraft' },
-  );
+  return deviceMeta(page, userId, 'wizard:profileDraft');
 }
 
 test('the profile wizard keeps its draft across reloads, carries the registration name and asks nothing twice', async ({
@@ -328,7 +304,7 @@ test('offline, the deck says its likes wait in the outbox and the chat counts on
   const { context, page } = await phoneFor(browser, me);
   await page.goto('/home');
   await expect(page.getByRole('article').first()).toBeVisible({ timeout: 15_000 });
-  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null);
+  await waitForActiveWorker(page);
   const notice = page.getByTestId('deck-offline');
   await expect(notice).toHaveCount(0);
 
