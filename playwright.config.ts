@@ -89,7 +89,8 @@ export default defineConfig({
     // `test.use({ reducedMotion: 'no-preference' })`; the app's default-motion path stays tested there.
     reducedMotion: 'reduce',
     timezoneId: 'Europe/Madrid',
-    serviceWorkers: 'allow',
+    // The service worker runs only in journeys tagged '@service-worker' (tests/e2e/helpers/test.ts,
+    // decision 0060).
     // A trace only where a failure is left to look at: CI's retry, a local failure (its cost:
     // docs/performance.md "The test suite").
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',

@@ -5,10 +5,6 @@ import { type APIRequestContext, chromium, expect, type Page, test } from './hel
 import { type Account, outboxFor, registerAccount } from './helpers/accounts.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // The access area's journeys (spec 000 §2, §4, §8): login, sessions, sign-out, password recovery.
 
 test.use({ geolocation: { latitude: 40.4169, longitude: -3.7035 }, permissions: ['geolocation'] });
@@ -168,6 +164,9 @@ test('forgot password → the e-mailed link → a new password; the old one is r
   await page.goto('/login');
   await page.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
+  // The address changes at the tap, the screen once its code is loaded: until then the router keeps
+  // /login on screen, whose own «Email» field would take the address (a flake under load).
+  await expect(page.getByRole('heading', { name: 'Recuperar contraseña' })).toBeVisible();
   await page.getByLabel('Email').fill(account.email);
   await page.getByRole('button', { name: 'Recuperar contraseña' }).click();
   await expect(page.getByRole('heading', { name: 'Revisa tu correo' })).toBeVisible();

@@ -1,10 +1,6 @@
 import { expect, test } from './helpers/test.ts';
 import { matchedPair, matchUsers, pageFor, sendMessage, userWithProfile } from './helpers/chat-setup.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 test('two matched users chat live: message, typing, read receipt and list order', async ({ browser, request }) => {
   const { a, b, conversationId } = await matchedPair(request);
   const pageA = await pageFor(browser, a);

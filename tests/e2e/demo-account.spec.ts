@@ -1,9 +1,5 @@
 import { expect, test } from './helpers/test.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 /**
  * #19 §4: `npm run seed` on a fresh install, then the README's demo account signs in through the
  * login screen and finds a living app: matches, conversations with unread messages, notifications

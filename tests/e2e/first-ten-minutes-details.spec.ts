@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { matchedPair, pageFor, sendMessage } from './helpers/chat-setup.ts';
-import { expect, test } from './helpers/test.ts';
+import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 import { waitForActiveWorker } from './helpers/device.ts';
 
 /**
@@ -46,10 +46,9 @@ async function goOffline(page: Page) {
   await page.context().setOffline(true);
 }
 
-test('offline: «Sin conexión» has one look on every tab, covers no message, and Mensajes shows the queued line', async ({
-  browser,
-  request,
-}) => {
+test('offline: «Sin conexión» has one look on every tab, covers no message, and Mensajes shows the queued line', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   test.setTimeout(90_000);
   const { a: lucia, b: marcos, conversationId } = await matchedPair(request);
   await sendMessage(request, marcos, lucia, conversationId, '¿Entrenamos el jueves por la tarde?');

@@ -1,4 +1,4 @@
-import { expect, test } from './helpers/test.ts';
+import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 import { matchUsers, pageFor, userWithProfile } from './helpers/chat-setup.ts';
 import { sessionWithMember } from './helpers/open-sessions.ts';
 
@@ -8,10 +8,9 @@ import { sessionWithMember } from './helpers/open-sessions.ts';
  * title and members, the sender's name, who is typing, «Leído por N» — and the member leaves
  * (offline: the outbox sends it when the network returns).
  */
-test('an open session’s group chat at 390 px: live messages, typing, «Leído por N», leave', async ({
-  browser,
-  request,
-}) => {
+test('an open session’s group chat at 390 px: live messages, typing, «Leído por N», leave', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
   await matchUsers(request, host, member);
   const { sessionId, conversationId } = await sessionWithMember(request, host, member);

@@ -5,10 +5,6 @@ import { registerAccount } from './helpers/accounts.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { matchUsers, pageFor, sendMessage, signIn, userWithProfile } from './helpers/chat-setup.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // The moderation console (issue #23 part 3, docs/decisions/0033): a report made in one browser,
 // acted on in the console in another, its effects seen in the first; the suspended person's own
 // browser; the appeal and the lift.

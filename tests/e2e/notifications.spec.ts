@@ -2,10 +2,6 @@ import { type APIRequestContext, expect, type Page, test } from './helpers/test.
 import { registerAccount } from './helpers/accounts.ts';
 import { pageFor, type SignedIn, signIn } from './helpers/chat-setup.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 /** `POST /api/dev/notifications`: a notification to oneself (outside production only). */
 async function notifySelf(
   request: APIRequestContext,

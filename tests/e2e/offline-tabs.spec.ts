@@ -4,7 +4,7 @@
  * on the device says so kindly and fills itself when the connection returns.
  */
 import { matchedPair, pageFor, sendMessage, type SignedIn, userWithProfile } from './helpers/chat-setup.ts';
-import { expect, type Page, test } from './helpers/test.ts';
+import { expect, type Page, test, SERVICE_WORKER } from './helpers/test.ts';
 import { deviceRows, expectDeviceCopy, waitForActiveWorker } from './helpers/device.ts';
 
 const ERROR_TEXTS = [
@@ -73,10 +73,9 @@ async function visitOnline(page: Page, user: SignedIn, conversationId?: string) 
   await expect(page.getByRole('heading', { name: 'Privacidad y Datos' })).toBeVisible();
 }
 
-test('with nothing yet, every tab opens offline as its empty state with "Sin conexión"', async ({
-  browser,
-  request,
-}) => {
+test('with nothing yet, every tab opens offline as its empty state with "Sin conexión"', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   test.setTimeout(120_000);
   const nora = await userWithProfile(request, 'Nora');
   const page = await pageFor(browser, nora);
@@ -122,7 +121,10 @@ test('with nothing yet, every tab opens offline as its empty state with "Sin con
   await offline.context().close();
 });
 
-test('with a match, every tab and the chat open offline with what the device holds', async ({ browser, request }) => {
+test('with a match, every tab and the chat open offline with what the device holds', { tag: SERVICE_WORKER }, async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const { a, b, conversationId } = await matchedPair(request);
   await sendMessage(request, b, a, conversationId, 'Te espero en la puerta');
@@ -147,10 +149,9 @@ test('with a match, every tab and the chat open offline with what the device hol
   await offline.context().close();
 });
 
-test('a screen never loaded on this device says so offline, then fills itself when the connection returns', async ({
-  browser,
-  request,
-}) => {
+test('a screen never loaded on this device says so offline, then fills itself when the connection returns', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const { a, b, conversationId } = await matchedPair(request);
   await sendMessage(request, b, a, conversationId, 'Mañana a las ocho');
   const page = await pageFor(browser, a);

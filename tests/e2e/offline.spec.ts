@@ -1,5 +1,12 @@
 // Long on purpose: the offline journeys share a server process they stop and start.
-import { type APIRequestContext, expect, type Page, request as apiRequest, test } from './helpers/test.ts';
+import {
+  type APIRequestContext,
+  expect,
+  type Page,
+  request as apiRequest,
+  test,
+  SERVICE_WORKER,
+} from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
 import { matchedPair, pageFor, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { startServerProcess } from './helpers/server.ts';
@@ -51,10 +58,9 @@ async function notifySelf(request: APIRequestContext, user: SignedIn, title: str
   expect(response.status(), await response.text()).toBe(201);
 }
 
-test('messages written offline survive a reload and reach the other user once, in order', async ({
-  browser,
-  request,
-}) => {
+test('messages written offline survive a reload and reach the other user once, in order', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const { a, b, conversationId } = await matchedPair(request);
   const pageA = await pageFor(browser, a);
   const pageB = await pageFor(browser, b);
@@ -114,10 +120,9 @@ test('messages written offline survive a reload and reach the other user once, i
   await expect(pageA.getByText('Primero sin red')).toHaveCount(1);
 });
 
-test('notification actions made offline survive a reload and reach the server when back online', async ({
-  browser,
-  request,
-}) => {
+test('notification actions made offline survive a reload and reach the server when back online', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const user = await signIn(request, await registerAccount(request, { name: 'Nora' }));
   await notifySelf(request, user, 'Aviso para leer');
   await notifySelf(request, user, 'Aviso para borrar');
@@ -163,7 +168,7 @@ test('notification actions made offline survive a reload and reach the server wh
   await expect(card('Aviso para borrar')).toHaveCount(0);
 });
 
-test('logout leaves nothing of the user in IndexedDB', async ({ browser, request }) => {
+test('logout leaves nothing of the user in IndexedDB', { tag: SERVICE_WORKER }, async ({ browser, request }) => {
   const { a, conversationId } = await matchedPair(request);
   const page = await pageFor(browser, a);
   await page.goto(`/messages/${conversationId}`);
@@ -216,7 +221,10 @@ test('two tabs of one browser keep one socket; the other takes over when the lea
   await expect(second.getByTestId('connection-banner')).toContainText('Conectado');
 });
 
-test('a swipe made offline is replayed once and shows the match when it syncs', async ({ browser, request }) => {
+test('a swipe made offline is replayed once and shows the match when it syncs', { tag: SERVICE_WORKER }, async ({
+  browser,
+  request,
+}) => {
   // A spot of their own, so nobody from other tests is in this deck.
   const spot = remoteSpot('Lejos');
   const ana = await signIn(request, await registerAccount(request, { name: 'Ana' }));
@@ -270,10 +278,9 @@ test('a swipe made offline is replayed once and shows the match when it syncs', 
   expect(matches.ok(), await matches.text()).toBe(true);
 });
 
-test('the installed app opens offline on a deep link to a conversation, with its messages', async ({
-  browser,
-  request,
-}) => {
+test('the installed app opens offline on a deep link to a conversation, with its messages', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const { a, b, conversationId } = await matchedPair(request);
   await sendMessage(request, b, a, conversationId, 'Nos vemos a las siete');
   const page = await pageFor(browser, a);
@@ -292,7 +299,10 @@ test('the installed app opens offline on a deep link to a conversation, with its
   await expect(reopened.getByPlaceholder('Escribe un mensaje...')).toBeVisible();
 });
 
-test('an offline start shows the last known matches and notifications', async ({ browser, request }) => {
+test('an offline start shows the last known matches and notifications', { tag: SERVICE_WORKER }, async ({
+  browser,
+  request,
+}) => {
   const { a } = await matchedPair(request);
   await notifySelf(request, a, 'Aviso para el tren');
   const page = await pageFor(browser, a);
@@ -318,10 +328,9 @@ test('an offline start shows the last known matches and notifications', async ({
   await expect(reopened.getByText('No se pudieron cargar las notificaciones.')).toHaveCount(0);
 });
 
-test('an offline start opens the deck with the last known profiles (and the own profile)', async ({
-  browser,
-  request,
-}) => {
+test('an offline start opens the deck with the last known profiles (and the own profile)', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   // A spot of their own, so nobody from other tests is in this deck.
   const spot = remoteSpot('Lejos');
   const [ana, bruno, carla] = [

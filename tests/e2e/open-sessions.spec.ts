@@ -1,14 +1,13 @@
 import { seriousViolations } from './helpers/axe.ts';
 import { pageFor, userWithProfile } from './helpers/chat-setup.ts';
-import { expect, test } from './helpers/test.ts';
+import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 
 const PHONE = { width: 390, height: 844 };
 
 /** «Entrenos abiertos» (issue #35, docs/decisions/0055): a host publishes offline, someone nearby finds it, asks offline, is approved. */
-test('a host publishes an open session offline; someone nearby asks offline (replayed once) and the host approves', async ({
-  browser,
-  request,
-}) => {
+test('a host publishes an open session offline; someone nearby asks offline (replayed once) and the host approves', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   test.setTimeout(120_000);
   const host = await userWithProfile(request, 'Lucía');
   const guest = await userWithProfile(request, 'Marta');

@@ -1,10 +1,6 @@
 import { registerAccount } from './helpers/accounts.ts';
 import { expect, test } from './helpers/test.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 test('an unknown path shows the 404 page with a link home', async ({ page }) => {
   const response = await page.goto('/esto-no-existe');
   expect(response?.status()).toBe(404);

@@ -7,7 +7,15 @@
 import { outboxFor, registerAccount, uniquePhone } from './helpers/accounts.ts';
 import { matchUsers, profileBody, type SignedIn, sendMessage, signIn } from './helpers/chat-setup.ts';
 import { pngPhoto } from './helpers/png.ts';
-import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, test } from './helpers/test.ts';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+  test,
+  SERVICE_WORKER,
+} from './helpers/test.ts';
 import { remoteSpot } from './helpers/spots.ts';
 import { deviceMeta, waitForActiveWorker } from './helpers/device.ts';
 
@@ -190,10 +198,9 @@ function storedWizardDraft(page: Page, userId: string): Promise<string> {
   return deviceMeta(page, userId, 'wizard:profileDraft');
 }
 
-test('the profile wizard keeps its draft across reloads, carries the registration name and asks nothing twice', async ({
-  browser,
-  request,
-}) => {
+test('the profile wizard keeps its draft across reloads, carries the registration name and asks nothing twice', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const user = await signIn(request, await registerAccount(request, { name: 'Nerea' }));
   const { context, page } = await phoneFor(browser, user);
   await page.goto('/home');
@@ -292,10 +299,9 @@ async function goOnline(page: Page): Promise<void> {
   await page.context().setOffline(false);
 }
 
-test('offline, the deck says its likes wait in the outbox and the chat counts only what the person sent', async ({
-  browser,
-  request,
-}) => {
+test('offline, the deck says its likes wait in the outbox and the chat counts only what the person sent', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const spot = remoteSpot('Toledo');
   const me = await personAt(request, 'Lucía', spot);
   const partner = await personAt(request, 'Marcos', spot);

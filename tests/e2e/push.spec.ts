@@ -1,5 +1,13 @@
 import { matchedPair, pageFor } from './helpers/chat-setup.ts';
-import { type BrowserContext, type CDPSession, expect, type Page, test, type Worker } from './helpers/test.ts';
+import {
+  type BrowserContext,
+  type CDPSession,
+  expect,
+  type Page,
+  test,
+  type Worker,
+  SERVICE_WORKER,
+} from './helpers/test.ts';
 
 /**
  * Push in the real worker (QUALITY 22): a push delivered through the DevTools protocol shows a
@@ -90,11 +98,9 @@ function shownNotifications(page: Page): Promise<ShownNotification[]> {
   });
 }
 
-test('a push shows a notification per conversation, and its click opens the conversation', async ({
-  page,
-  context,
-  baseURL,
-}) => {
+test('a push shows a notification per conversation, and its click opens the conversation', {
+  tag: SERVICE_WORKER,
+}, async ({ page, context, baseURL }) => {
   const origin = new URL(baseURL ?? '').origin;
   const worker = await controllingWorker(page, context);
   const cdp = await context.newCDPSession(page);
@@ -162,11 +168,9 @@ test('a push shows a notification per conversation, and its click opens the conv
     .toEqual(['conversation:otra']);
 });
 
-test('an unreadable push still shows a notification that opens the notifications list', async ({
-  page,
-  context,
-  baseURL,
-}) => {
+test('an unreadable push still shows a notification that opens the notifications list', {
+  tag: SERVICE_WORKER,
+}, async ({ page, context, baseURL }) => {
   const origin = new URL(baseURL ?? '').origin;
   const worker = await controllingWorker(page, context);
   const cdp = await context.newCDPSession(page);
@@ -183,10 +187,9 @@ test('an unreadable push still shows a notification that opens the notifications
   expect(shown).toMatchObject({ title: 'Entreno', tag: 'entreno', data: { url: '/notifications' } });
 });
 
-test('a tap with the app open navigates it in place: no reload, the unsent draft stays', async ({
-  browser,
-  request,
-}) => {
+test('a tap with the app open navigates it in place: no reload, the unsent draft stays', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   const { a, conversationId } = await matchedPair(request);
   const page = await pageFor(browser, a);
   await page.context().grantPermissions(['notifications']);

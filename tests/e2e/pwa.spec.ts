@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type APIRequestContext, chromium, expect, type Page, test } from './helpers/test.ts';
+import { type APIRequestContext, chromium, expect, type Page, test, SERVICE_WORKER } from './helpers/test.ts';
 import { matchedPair, pageFor } from './helpers/chat-setup.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 
@@ -207,7 +207,10 @@ test('Chromium finds the app installable once the worker is active', async ({ ba
   }
 });
 
-test('the shell loads offline once the worker controls the page', async ({ page, context }) => {
+test('the shell loads offline once the worker controls the page', { tag: SERVICE_WORKER }, async ({
+  page,
+  context,
+}) => {
   await page.goto('/login');
   await waitForControllingWorker(page);
 
@@ -247,7 +250,9 @@ test('the shell loads offline once the worker controls the page', async ({ page,
   expect(await page.evaluate(() => fetch('/api/health').then((response) => response.status))).toBe(200);
 });
 
-test('a new version waits until the page asks for it, then takes control', async ({ page }) => {
+test('a new version waits until the page asks for it, then takes control', { tag: SERVICE_WORKER }, async ({
+  page,
+}) => {
   await page.goto('/login');
   await waitForControllingWorker(page);
   // Registering the worker under another script URL installs a second worker for the same
@@ -281,7 +286,7 @@ test('a new version waits until the page asks for it, then takes control', async
   expect(await waitingState()).toBeNull();
 });
 
-test('the app registers /sw.js by itself', async ({ page }) => {
+test('the app registers /sw.js by itself', { tag: SERVICE_WORKER }, async ({ page }) => {
   await page.goto('/login');
   await expect
     .poll(() =>

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { seriousViolations } from './helpers/axe.ts';
 import { matchedPair, pageFor } from './helpers/chat-setup.ts';
-import { expect, test } from './helpers/test.ts';
+import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 
 const PHONE = { width: 390, height: 844 };
 
 /** «Compartir con alguien de confianza» (issue #35, docs/decisions/0054). */
-test('a quedada shared offline with a trusted contact: the link replays once, the page shows who, where and when, revoking ends it', async ({
-  browser,
-  request,
-}) => {
+test('a quedada shared offline with a trusted contact: the link replays once, the page shows who, where and when, revoking ends it', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   test.setTimeout(120_000);
   const { a, b, conversationId } = await matchedPair(request);
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { seriousViolations } from './helpers/axe.ts';
 import { matchedPair, pageFor } from './helpers/chat-setup.ts';
-import { expect, test } from './helpers/test.ts';
+import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -11,10 +11,9 @@ function madridDayAfterTomorrow(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid' }).format(Date.now() + 2 * 86_400_000);
 }
 
-test('a quedada from proposal to streak in two browsers: propose, counter, accept offline, .ics, confirm both', async ({
-  browser,
-  request,
-}) => {
+test('a quedada from proposal to streak in two browsers: propose, counter, accept offline, .ics, confirm both', {
+  tag: SERVICE_WORKER,
+}, async ({ browser, request }) => {
   test.setTimeout(120_000);
   const { a, b, conversationId } = await matchedPair(request);
   const pageA = await pageFor(browser, a);

@@ -1,9 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from './helpers/test.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // Spec 000 §2, §4, §5, §8: the e-mail registration wizard and the Google registration, through the
 // UI of the built PWA, reading SMS codes from the development outbox.
 

@@ -4,10 +4,6 @@ import { registerAccount } from './helpers/accounts.ts';
 import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
 import { remoteSpot } from './helpers/spots.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // Safety journeys (issue 9, docs/decisions/0012): block and report from the profile modal and the
 // chat, "Descargar mis datos" and "Eliminar mi cuenta" in /config.
 

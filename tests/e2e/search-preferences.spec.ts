@@ -4,10 +4,6 @@ import { pngPhoto } from './helpers/png.ts';
 import { storeSession } from './helpers/session.ts';
 import { remoteSpot } from './helpers/spots.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // /config «Preferencias de búsqueda» through the real screen (issue 32 §5, docs/decisions/0050):
 // «Nivel de experiencia» and «Mostrar» changed there change the next deck. The server runs with
 // DEMO_DATA=0, so every person is made here, in a spot of their own.

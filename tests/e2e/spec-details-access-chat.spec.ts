@@ -308,8 +308,8 @@ test.describe('chat', () => {
   });
 
   test('a chat that fails to load offers "Reintentar", which reloads the page', async ({ browser }) => {
-    // No service worker: what it would fetch for the page once in control escapes the routes.
-    const page = await pageFor(browser, lucia, { serviceWorkers: 'block' });
+    // Untagged, so no service worker: what it would fetch for the page once in control escapes the routes.
+    const page = await pageFor(browser, lucia);
     let isFailing = true;
     const failWhileAsked = (route: Route) =>
       isFailing ? route.fulfill({ status: 500, json: { success: false } }) : route.continue();

@@ -14,9 +14,6 @@ import { expect, test } from './helpers/test.ts';
  * Everyone is made once for the file, through the API; each journey opens its own page.
  */
 
-// No service worker: nothing here needs it, and each fresh context would precache the whole app.
-test.use({ serviceWorkers: 'block' });
-
 type People = { marta: SignedIn; olga: SignedIn; sara: SignedIn; nerea: SignedIn };
 let people: People;
 

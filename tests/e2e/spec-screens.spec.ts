@@ -4,10 +4,6 @@ import { storeSession } from './helpers/session.ts';
 import { expect, type Page, test } from './helpers/test.ts';
 import { remoteSpot } from './helpers/spots.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 /**
  * The signed-in screens' texts and behaviours of spec 001 §2 that no other journey pins down, one
  * test each (docs/spec-conformance.md). They run on the seeded demo account, which has a deck,

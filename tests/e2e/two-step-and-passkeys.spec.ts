@@ -4,10 +4,6 @@ import { storeSession } from './helpers/session.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { expect, type Page, test } from './helpers/test.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // Two-step sign-in and passkeys (issue #23 part 1, docs/decisions/0032), in Chromium.
 
 const totpFor = (secret: string) =>

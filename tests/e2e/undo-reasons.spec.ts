@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from './helpers/test.ts';
+import { type APIRequestContext, expect, type Page, test, SERVICE_WORKER } from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
@@ -156,7 +156,10 @@ test('a swipe that made a match cannot be undone: the button says so', async ({ 
   await page.context().close();
 });
 
-test('offline: a swipe undone before reconnecting never reaches the server', async ({ browser, request }) => {
+test('offline: a swipe undone before reconnecting never reaches the server', { tag: SERVICE_WORKER }, async ({
+  browser,
+  request,
+}) => {
   const spot = remoteSpot('Jaén');
   const vera = await person(request, 'Vera', spot, 15);
   const olivia = await person(request, 'Olivia', spot, 16);

@@ -7,10 +7,6 @@ import { pngPhoto } from './helpers/png.ts';
 import { type APIRequestContext, expect, type Page, test } from './helpers/test.ts';
 import { remoteSpot } from './helpers/spots.ts';
 
-// No offline, push or install here: the service worker stays out, and with it the precache each new
-// context downloaded (docs/performance.md "The test suite").
-test.use({ serviceWorkers: 'block' });
-
 // Verified profiles (issue #23 part 2, docs/decisions/0034): the selfie in one browser, the review
 // in the moderation console in another, the badge on the deck card of a third person.
 

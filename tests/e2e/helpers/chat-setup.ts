@@ -99,14 +99,9 @@ export async function sendMessage(
  * A browser context already signed in as `user` (token and user in local storage); `baseURL`
  * points it at another server than the suite's (a test's own server process).
  */
-export async function pageFor(
-  browser: Browser,
-  user: SignedIn,
-  options: { baseURL?: string; serviceWorkers?: 'allow' | 'block' } = {},
-): Promise<Page> {
+export async function pageFor(browser: Browser, user: SignedIn, options: { baseURL?: string } = {}): Promise<Page> {
   const context = await browser.newContext({
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(options.serviceWorkers ? { serviceWorkers: options.serviceWorkers } : {}),
   });
   await context.addInitScript(
     ({ token, stored }) => {

@@ -50,7 +50,19 @@ async function guard(context: BrowserContext, violations: string[]): Promise<voi
   }, BINDING);
 }
 
+/**
+ * The tag of a journey that runs with the app's service worker (decision 0060): offline starts and
+ * reloads, the outbox's replay, push, installability, updates. Every other journey runs without it:
+ * installing it precaches 98 files into a cold Cache Storage and compiles every script for its code
+ * cache, about 3 CPU s per fresh context in the headless shell (docs/performance.md "The test suite").
+ */
+export const SERVICE_WORKER = '@service-worker';
+
 export const test = base.extend<{ cspGuard: undefined }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  serviceWorkers: async ({}, use, testInfo) => {
+    await use(testInfo.tags.includes(SERVICE_WORKER) ? 'allow' : 'block');
+  },
   cspGuard: [
     async ({ browser, context }, use, testInfo) => {
       const violations: string[] = [];

@@ -10,7 +10,7 @@ const api = vi.hoisted(() => ({
 vi.mock('./profile-api.ts', () => api);
 vi.mock('./own-profile-store.ts', () => ({ setOwnProfile: vi.fn() }));
 
-const { editorState, saveEditor, startEditing, updateDraft } = await import('./editor-store.ts');
+const { editorState, refreshEditing, saveEditor, startEditing, updateDraft } = await import('./editor-store.ts');
 
 const NOW = new Date('2026-06-01T10:00:00Z');
 const profile = ownProfileFixture({
@@ -67,5 +67,54 @@ describe('/edit-profile save', () => {
       draft.social.strava = 'https://www.strava.com/athletes/31337';
     }, NOW);
     expect(Object.keys(editorState.errors)).toEqual(['bio']);
+  });
+});
+
+describe('/edit-profile and a newer copy of the profile', () => {
+  const stale = ownProfileFixture({ social: { instagram: 'lucia.fit' } });
+  const fresh = ownProfileFixture({ social: { instagram: 'lucia.fit', strava: '777' } });
+
+  beforeEach(() => {
+    api.updateProfile.mockReset();
+    startEditing(stale);
+  });
+
+  it("takes the server's copy over the device's while the person has changed nothing", () => {
+    refreshEditing(fresh);
+    expect(editorState.draft.social.strava).toBe('777');
+  });
+
+  it("keeps the person's changes when a newer copy arrives after them", () => {
+    updateDraft((draft) => {
+      draft.bio = 'Escrito a mano';
+    });
+    refreshEditing(fresh);
+    expect(editorState.draft.bio).toBe('Escrito a mano');
+    expect(editorState.draft.social.strava).toBe('');
+  });
+
+  it('takes the saved profile after a save, and keeps what was typed while saving', async () => {
+    api.updateProfile.mockImplementation(async () => fresh);
+    updateDraft((draft) => {
+      draft.social.strava = '777';
+    });
+    await saveEditor(NOW);
+    expect(editorState.edits).toBe(0);
+    refreshEditing(fresh);
+    expect(editorState.save).toEqual({ status: 'saved' });
+
+    let answer: (value: typeof fresh) => void = () => undefined;
+    api.updateProfile.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    updateDraft((draft) => {
+      draft.bio = 'Primera versión';
+    });
+    const saving = saveEditor(NOW);
+    updateDraft((draft) => {
+      draft.bio = 'Segunda versión';
+    });
+    answer(fresh);
+    await saving;
+    refreshEditing(fresh);
+    expect(editorState.draft.bio).toBe('Segunda versión');
   });
 });

@@ -40,6 +40,8 @@ export const editorState = proxy({
   photoError: null as string | null,
   photoWork: { status: 'idle' } as PhotoWork,
   save: { status: 'idle' } as EditorSave,
+  /** Changes made to the draft since it was last taken from a profile (0: nothing of the person's yet). */
+  edits: 0,
 });
 
 export function startEditing(profile: OwnProfile): void {
@@ -51,10 +53,28 @@ export function startEditing(profile: OwnProfile): void {
   editorState.photoError = null;
   editorState.photoWork = { status: 'idle' };
   editorState.save = { status: 'idle' };
+  editorState.edits = 0;
+}
+
+/**
+ * A newer copy of the profile arrived (the server's answer after the device's copy, or the saved
+ * profile): the form takes it while the person has changed nothing, so a stale copy on the device
+ * (an edit from another device, a write cut short) is never what the form shows and saves back.
+ * Their own changes, a photo change under way and the save's outcome are kept.
+ */
+export function refreshEditing(profile: OwnProfile): void {
+  if (editorState.profileId !== profile.id) {
+    startEditing(profile);
+    return;
+  }
+  if (editorState.edits > 0 || editorState.photoWork.status !== 'idle') return;
+  editorState.draft = draftFromProfile(profile);
+  editorState.photoKeys = [...profile.photos];
 }
 
 export function updateDraft(recipe: (draft: ProfileDraft) => void, now: Date = new Date()): void {
   recipe(editorState.draft);
+  editorState.edits += 1;
   if (editorState.save.status === 'saved') editorState.save = { status: 'idle' };
   if (Object.keys(editorState.errors).length > 0) {
     editorState.errors = stillShownErrors(editorState.errors, allErrors(editorState.draft, editorState.photoKeys, now));
@@ -144,8 +164,11 @@ export async function saveEditor(now: Date = new Date()): Promise<number | null>
     return stepOfField(first);
   }
   editorState.save = { status: 'saving' };
+  const editsSaved = editorState.edits;
   try {
     const profile = await updateProfile(updateRequest(editorState.userId, editorState.draft));
+    // What was saved is the profile now; a change typed while it was saving stays a change.
+    if (editorState.edits === editsSaved) editorState.edits = 0;
     setOwnProfile(profile);
     editorState.save = { status: 'saved' };
   } catch (error) {

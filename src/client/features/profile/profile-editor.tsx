@@ -11,7 +11,7 @@ import {
   moveEditorPhoto,
   removeEditorPhoto,
   saveEditor,
-  startEditing,
+  refreshEditing,
   updateDraft,
 } from './editor-store.ts';
 import { loadOwnProfile, ownProfileState } from './own-profile-store.ts';
@@ -47,7 +47,7 @@ export function ProfileEditor({ userId }: { userId: string }) {
 
   const readyProfile = current.status === 'ready' ? current.profile : null;
   useEffect(() => {
-    if (readyProfile && editorState.profileId !== readyProfile.id) startEditing(readyProfile as never);
+    if (readyProfile) refreshEditing(readyProfile as never);
   }, [readyProfile]);
 
   if (current.status === 'loading' || (current.status === 'ready' && snap.profileId !== current.profile.id)) {
