@@ -21,6 +21,7 @@ const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   memory: async () => (await import('./memory.ts')).benchMemory(),
   client: async () => (await import('./client.ts')).benchClient(),
   limiter: async () => (await import('./limiter.ts')).benchLimiter(),
+  startup: async () => (await import('./startup.ts')).benchStartup(),
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

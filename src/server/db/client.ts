@@ -42,7 +42,7 @@ const MIGRATION_LOCK_KEY = 7_410_233_551;
 /** The embedded server allows 40 connections (SMALL_FOOTPRINT); a scaled node shares its server with others. */
 const POOL_SIZE: Record<DatabaseKind, number> = { embedded: 16, postgres: 20 };
 /** The embedded cluster's database for the app. */
-const EMBEDDED_DATABASE = 'entreno';
+export const EMBEDDED_DATABASE = 'entreno';
 
 /**
  * PostgreSQL at DATABASE_URL, or the embedded PostgreSQL (started here, in DATA_DIR/pg); either
