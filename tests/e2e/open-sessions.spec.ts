@@ -1,5 +1,6 @@
 import { seriousViolations } from './helpers/axe.ts';
 import { pageFor, userWithProfile } from './helpers/chat-setup.ts';
+import { remoteSpot } from './helpers/spots.ts';
 import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -9,8 +10,10 @@ test('a host publishes an open session offline; someone nearby asks offline (rep
   tag: SERVICE_WORKER,
 }, async ({ browser, request }) => {
   test.setTimeout(120_000);
-  const host = await userWithProfile(request, 'Lucía');
-  const guest = await userWithProfile(request, 'Marta');
+  // A spot of their own: nobody else's open sessions (an earlier run's, a retry's) in the guest's list.
+  const spot = remoteSpot('Toledo');
+  const host = await userWithProfile(request, 'Lucía', spot);
+  const guest = await userWithProfile(request, 'Marta', spot);
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
   const pageH = await pageFor(browser, host);

@@ -42,10 +42,14 @@ export function profileBody(
 }
 
 /** A signed-in account with a profile in Madrid. */
-export async function userWithProfile(request: APIRequestContext, name: string): Promise<SignedIn> {
+export async function userWithProfile(
+  request: APIRequestContext,
+  name: string,
+  location?: Parameters<typeof profileBody>[2],
+): Promise<SignedIn> {
   const user = await signIn(request, await registerAccount(request, { name }));
   const created = await request.post('/api/profiles', {
-    data: profileBody(user.userId, name),
+    data: profileBody(user.userId, name, location),
     headers: { authorization: `Bearer ${user.token}` },
   });
   expect(created.status(), await created.text()).toBe(201);

@@ -108,7 +108,7 @@ async function readFromServer(id: string): Promise<RefreshResult> {
   if (!db) return 'offline';
   try {
     const answer = await requestJson<OpenSessionResponse>(`open-sessions/${encodeURIComponent(id)}`);
-    await saveSession(db, answer.session);
+    await saveSession(db, await withWaitingWrites(db, answer.session));
     if (answer.session.myState === 'host') {
       const members = await requestJson<OpenSessionMembersResponse>(`open-sessions/${encodeURIComponent(id)}/members`);
       await writeJson(db, KEY.members(id), members.members);
@@ -180,6 +180,21 @@ function optimistic(session: OpenSession, write: Write): OpenSession {
     default:
       return session;
   }
+}
+
+/**
+ * The server's copy with this device's writes to the session still waiting in the outbox on top, as
+ * the screen showed them: an answer asked before a write (the screen opening, then «Solicitar»
+ * offline) must not take the write off the screen. Once a write is sent, its own answer is saved.
+ */
+async function withWaitingWrites(db: LocalDb, session: OpenSession): Promise<OpenSession> {
+  const scope = `open-session:${session._id}`;
+  const waiting = await db.outbox
+    .where('status')
+    .equals('pending')
+    .filter((item) => item.scope === scope)
+    .sortBy('id');
+  return waiting.reduce((shown, item) => optimistic(shown, { action: item.payload?.action } as Write), session);
 }
 
 /** Join, leave, cancel, answer or remove: one outbox item with its clientId. */
