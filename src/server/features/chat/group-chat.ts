@@ -51,13 +51,10 @@ export type GroupChat = ReturnType<typeof createGroupChat>;
 
 /**
  * Decides a member's «Salir» for a group another feature owns (an open session's chat: leaving it is
- * leaving the session, which removes the member from the group). Answers false for a group it does
- * not own; throws the refusal it has (a 4xx).
- */
-/**
- * Decides a leave of a group the registrant owns: true when it did (or when the caller had already
- * left: a replay answers as the first leave did), false for a group that is not its own or a caller
- * who never belonged to it (the chat then answers as for anyone else's group).
+ * leaving the session, which removes the member from the group): true when it did (or when the caller
+ * had already left: a replay answers as the first leave did), false for a group that is not its own
+ * or a caller who never belonged to it (the chat then answers as for anyone else's group); throws the
+ * refusal it has (a 4xx).
  */
 export type GroupLeaveHandler = (
   userId: string,
