@@ -1,13 +1,11 @@
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { madridClock } from '#shared/time/madrid-calendar';
 import { groupMessages } from '#shared/time/message-groups';
 import { readDraft, writeDraft } from '../../services/drafts.ts';
 import { useIsOnline, useReloadWhenOnline } from '../../services/network.ts';
 import { session } from '../../services/session.ts';
 import { Button } from '../../ui/button.tsx';
-import { cx } from '../../ui/cx.ts';
 import { ArrowLeftIcon, SendIcon } from '../../ui/icons.tsx';
 import { OfflinePlaceholder } from '../../ui/offline-placeholder.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
@@ -18,7 +16,6 @@ import {
   noteTyping,
   openChat,
   reloadChat,
-  retryMessage,
   sendText,
   setGroupMuted,
   stopTyping,
@@ -26,7 +23,8 @@ import {
 import type { GroupSummary } from '#shared/chat/chat-schemas';
 import { ThreadConnectionBanner } from './connection-banner.tsx';
 import { ConversationAvatar, SuperEntrenoBadge } from './conversation-avatar.tsx';
-import { MESSAGE_STATUS_LABELS, type ViewMessage } from './message-list.ts';
+import { MessageBubble, readByCount } from './message-bubble.tsx';
+import type { ViewMessage } from './message-list.ts';
 import { QUICK_REPLIES } from './quick-replies.ts';
 import { useKeepEndInView } from './use-keep-end-in-view.ts';
 import { scrollBehavior } from '../../ui/reduced-motion.ts';
@@ -36,13 +34,6 @@ const CONVERSATION_ENDED = 'Esta conversación ha finalizado. Ya no podéis envi
 /** A group's thread once it is closed, or once the user is out of it (docs/decisions/0056). */
 const GROUP_CLOSED = 'Este grupo está cerrado. Ya no se pueden enviar mensajes.';
 const OUT_OF_GROUP = 'Ya no formas parte de este grupo.';
-
-/** «Leído por N»: the other members whose read cursor reaches the message. */
-function readByCount(group: GroupSummary, message: ViewMessage, ownUserId: string): number {
-  const seq = message.seq;
-  if (seq === null) return 0;
-  return group.members.filter((member) => member.userId !== ownUserId && member.readSeq >= seq).length;
-}
 
 /** Who is typing in a group, by first name: «Bea está escribiendo...», «Bea y Carlos están escribiendo...». */
 function groupTypingText(group: GroupSummary, userIds: readonly string[]): string {
@@ -75,77 +66,6 @@ function streamItems(messages: readonly ViewMessage[], entries: readonly ThreadE
 
 /** Spec 001 §9: the view scrolls to the newest message after 100 ms. */
 const SCROLL_DELAY_MS = 100;
-
-function MessageBubble({
-  message,
-  isOwn,
-  isLast,
-  senderLabel,
-  readBy,
-}: {
-  message: ViewMessage;
-  isOwn: boolean;
-  isLast: boolean;
-  /** In a group, over the first of someone else's run of messages: their name. */
-  senderLabel?: string;
-  /** In a group, for one's own stored messages: «Leído por N». */
-  readBy?: number;
-}) {
-  const isStored = message.status !== 'sending' && message.status !== 'error';
-  return (
-    <li
-      className={cx('flex flex-col', isOwn ? 'items-end' : 'items-start')}
-      data-testid="chat-message"
-      data-own={isOwn}
-    >
-      {senderLabel && (
-        <span
-          className="mb-0.5 px-3 text-xs font-semibold text-stone-600 dark:text-stone-300"
-          data-testid="sender-name"
-        >
-          {senderLabel}
-        </span>
-      )}
-      <div
-        className={cx(
-          'max-w-[80%] whitespace-pre-wrap break-words rounded-2xl px-3.5 py-2 text-[0.9375rem] leading-snug sm:max-w-[70%]',
-          isOwn
-            ? 'bg-brand-700 text-white dark:bg-brand-500 dark:text-stone-950'
-            : 'bg-white text-stone-900 ring-1 ring-stone-200 dark:bg-stone-800 dark:text-stone-100 dark:ring-white/8',
-          isOwn ? (isLast ? 'rounded-br-md' : '') : isLast ? 'rounded-bl-md' : '',
-          message.status === 'error' && 'opacity-70',
-        )}
-      >
-        {message.text}
-      </div>
-      {isLast && (
-        <div className="mt-1 flex items-center gap-2 px-1 text-[0.6875rem] text-stone-500 dark:text-stone-400">
-          <time dateTime={message.timestamp}>{madridClock(message.timestamp)}</time>
-          {isOwn && (
-            <span
-              data-testid="message-status"
-              className={cx(
-                message.status === 'error' && 'font-semibold text-red-700 dark:text-red-400',
-                message.status === 'read' && 'text-brand-700 dark:text-brand-400',
-              )}
-            >
-              · {readBy !== undefined && isStored ? `Leído por ${readBy}` : MESSAGE_STATUS_LABELS[message.status]}
-            </span>
-          )}
-          {isOwn && message.status === 'error' && message.clientId && (
-            <button
-              type="button"
-              onClick={() => retryMessage(message.clientId as string)}
-              className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-400"
-            >
-              Reintentar
-            </button>
-          )}
-        </div>
-      )}
-    </li>
-  );
-}
 
 /** /messages/{conversationId} (spec 001 §2). */
 /** The header's slot for what other features add (the safety menu, filled in by the route). */
