@@ -8,9 +8,10 @@ import type {
   OpenSessionVisibility,
 } from '#shared/open-sessions/open-session-schemas';
 import type { Database } from '../../db/client.ts';
-import { rowsOf, type SqlExecutor } from '../../db/rows.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { boundingBox } from '../discovery/ranking/deck-geometry.ts';
 import type { DeckViewer } from '../discovery/ranking/deck-viewer.ts';
+import { createOpenSessionMemberRepository } from './open-session-member-repository.ts';
 
 /** A session row with its host's card and the counts the views need. */
 export type OpenSessionRecord = {
@@ -46,8 +47,6 @@ export type OpenSessionRecord = {
 
 /** A reminder this node claimed, with whom it goes to. */
 export type ClaimedReminder = { token: string; session: OpenSessionRecord; memberIds: string[] };
-
-export type MemberRecord = { userId: string; state: MemberState; message: string | null; createdAt: Date };
 
 type Row = {
   id: string;
@@ -180,67 +179,13 @@ export type PublishInput = Pick<
   | 'approval'
 > & { reminderAt: Date | null; now: Date };
 
-/** What a member write did: applied, a replay of an applied clientId, or refused with a reason. */
-export type MemberWriteOutcome =
-  | { kind: 'applied'; state: MemberState; previous: MemberState | null }
-  | { kind: 'replay' }
-  | { kind: 'refused'; reason: 'not-open' | 'full' | 'cannot-rejoin' | 'not-requested' | 'not-member' | 'not-joined' };
-
 export type OpenSessionRepository = ReturnType<typeof createOpenSessionRepository>;
 
+/**
+ * Sessions: publish, the reads (each only as `visibleSql` lets the viewer see it), the leased
+ * reminder claim, and the members' reads and guarded writes (`open-session-member-repository.ts`).
+ */
 export function createOpenSessionRepository(db: Database) {
-  /**
-   * Runs a member write in one transaction with the session row locked (so two joins never take
-   * the last place both), after recording the clientId: a replayed clientId changes nothing.
-   */
-  const memberWrite = (
-    userId: string,
-    clientId: string,
-    sessionId: string,
-    apply: (
-      tx: SqlExecutor,
-      session: { status: string; places: number; approval: string; taken: number; state: MemberState | null },
-    ) => Promise<MemberWriteOutcome>,
-  ): Promise<MemberWriteOutcome> =>
-    db.transaction(async (tx) => {
-      const [session] = rowsOf<{ status: string; places: number; approval: string }>(
-        await tx.execute(
-          sql`select status, places, approval from open_sessions where id = ${sessionId}::uuid for update`,
-        ),
-      );
-      if (!session) return { kind: 'refused', reason: 'not-open' };
-      const recorded = rowsOf(
-        await tx.execute(sql`insert into open_session_actions (user_id, client_id, session_id)
-          values (${userId}::uuid, ${clientId}::text, ${sessionId}::uuid) on conflict do nothing returning 1`),
-      );
-      if (recorded.length === 0) return { kind: 'replay' };
-      const [counts] = rowsOf<{ taken: number | string; state: string | null }>(
-        await tx.execute(sql`select
-          (select count(*) from open_session_members where session_id = ${sessionId}::uuid and state = 'approved') as taken,
-          (select state from open_session_members where session_id = ${sessionId}::uuid and user_id = ${userId}::uuid) as state`),
-      );
-      const outcome = await apply(tx, {
-        ...session,
-        taken: Number(counts?.taken ?? 0),
-        state: (counts?.state ?? null) as MemberState | null,
-      });
-      // A refused write keeps no clientId: the same action may be tried again once it can apply.
-      if (outcome.kind === 'refused') {
-        await tx.execute(
-          sql`delete from open_session_actions where user_id = ${userId}::uuid and client_id = ${clientId}::text`,
-        );
-      }
-      return outcome;
-    });
-
-  const setState = (tx: SqlExecutor, sessionId: string, userId: string, state: MemberState, now: Date) =>
-    tx.execute(sql`update open_session_members set state = ${state}::text, updated_at = ${now}::timestamptz
-      where session_id = ${sessionId}::uuid and user_id = ${userId}::uuid`);
-
-  const bump = (tx: SqlExecutor, sessionId: string, now: Date) =>
-    tx.execute(sql`update open_sessions set version = version + 1, updated_at = ${now}::timestamptz
-      where id = ${sessionId}::uuid`);
-
   return {
     /** Publishes; the same clientId again inserts nothing (the caller reads the first one). */
     async publish(input: PublishInput): Promise<{ id: string; isNew: boolean }> {
@@ -354,92 +299,8 @@ export function createOpenSessionRepository(db: Database) {
       ).map(toRecord);
     },
 
-    /** Everyone who asked, newest first (the host's view). */
-    async members(sessionId: string): Promise<MemberRecord[]> {
-      return rowsOf<{ user_id: string; state: string; message: string | null; created_at: Date | string }>(
-        await db.execute(sql`select user_id, state, message, created_at from open_session_members
-          where session_id = ${sessionId}::uuid order by created_at desc limit 200`),
-      ).map((row) => ({
-        userId: row.user_id,
-        state: row.state as MemberState,
-        message: row.message,
-        createdAt: new Date(row.created_at),
-      }));
-    },
-
-    /** The user ids holding or waiting for a place (whom a cancellation tells). */
-    async activeMemberIds(sessionId: string): Promise<string[]> {
-      return rowsOf<{ user_id: string }>(
-        await db.execute(sql`select user_id from open_session_members where session_id = ${sessionId}::uuid
-          and state in ('requested', 'approved')`),
-      ).map((row) => row.user_id);
-    },
-
-    /** A join: first come takes a place at once; host approval files a request. «Completo» refuses both. */
-    join(userId: string, clientId: string, sessionId: string, message: string | null, now: Date) {
-      return memberWrite(userId, clientId, sessionId, async (tx, session) => {
-        if (session.status !== 'open') return { kind: 'refused', reason: 'not-open' };
-        if (session.state === 'requested' || session.state === 'approved') {
-          return { kind: 'applied', state: session.state, previous: session.state };
-        }
-        if (session.state === 'declined' || session.state === 'removed') {
-          return { kind: 'refused', reason: 'cannot-rejoin' };
-        }
-        if (session.taken >= session.places) return { kind: 'refused', reason: 'full' };
-        const state: MemberState = session.approval === 'first' ? 'approved' : 'requested';
-        await tx.execute(sql`insert into open_session_members (session_id, user_id, state, message, created_at, updated_at)
-          values (${sessionId}::uuid, ${userId}::uuid, ${state}::text, ${message}::text, ${now}::timestamptz, ${now}::timestamptz)
-          on conflict (session_id, user_id) do update set state = excluded.state, message = excluded.message,
-            created_at = excluded.created_at, updated_at = excluded.updated_at`);
-        await bump(tx, sessionId, now);
-        return { kind: 'applied', state, previous: session.state };
-      });
-    },
-
-    /** The host's answer to a pending request; approving needs a free place. */
-    answer(hostId: string, clientId: string, sessionId: string, userId: string, approve: boolean, now: Date) {
-      return memberWrite(hostId, clientId, sessionId, async (tx, session) => {
-        if (session.status !== 'open') return { kind: 'refused', reason: 'not-open' };
-        const [member] = rowsOf<{ state: string }>(
-          await tx.execute(sql`select state from open_session_members where session_id = ${sessionId}::uuid
-            and user_id = ${userId}::uuid`),
-        );
-        if (member?.state !== 'requested') return { kind: 'refused', reason: 'not-requested' };
-        if (approve && session.taken >= session.places) return { kind: 'refused', reason: 'full' };
-        const state: MemberState = approve ? 'approved' : 'declined';
-        await setState(tx, sessionId, userId, state, now);
-        await bump(tx, sessionId, now);
-        return { kind: 'applied', state, previous: 'requested' };
-      });
-    },
-
-    /** The member leaves (a pending request is withdrawn the same way). */
-    leave(userId: string, clientId: string, sessionId: string, now: Date) {
-      return memberWrite(userId, clientId, sessionId, async (tx, session) => {
-        if (session.state !== 'requested' && session.state !== 'approved') {
-          return { kind: 'refused', reason: 'not-joined' };
-        }
-        await setState(tx, sessionId, userId, 'left', now);
-        await bump(tx, sessionId, now);
-        return { kind: 'applied', state: 'left', previous: session.state };
-      });
-    },
-
-    /** The host removes someone holding or waiting for a place. */
-    remove(hostId: string, clientId: string, sessionId: string, userId: string, now: Date) {
-      return memberWrite(hostId, clientId, sessionId, async (tx) => {
-        const [member] = rowsOf<{ state: string }>(
-          await tx.execute(sql`select state from open_session_members where session_id = ${sessionId}::uuid
-            and user_id = ${userId}::uuid`),
-        );
-        if (member?.state !== 'requested' && member?.state !== 'approved') {
-          return { kind: 'refused', reason: 'not-member' };
-        }
-        await setState(tx, sessionId, userId, 'removed', now);
-        await bump(tx, sessionId, now);
-        return { kind: 'applied', state: 'removed', previous: member.state as MemberState };
-      });
-    },
+    // members, activeMemberIds, join, answer, leave, remove, end
+    ...createOpenSessionMemberRepository(db),
 
     /**
      * Claims due reminders for `leaseMs` (the quedada jobs' pattern, docs/decisions/0029): `for
@@ -478,27 +339,6 @@ export function createOpenSessionRepository(db: Database) {
           returning 1`),
       );
       return rows.length > 0;
-    },
-
-    /**
-     * Ends an open session: cancelled by its host or removed by a moderator. Returns whether this
-     * call changed it (false: a replay, or already ended).
-     */
-    async end(
-      actorId: string,
-      clientId: string,
-      sessionId: string,
-      status: 'cancelled' | 'removed',
-      now: Date,
-    ): Promise<boolean> {
-      const outcome = await memberWrite(actorId, clientId, sessionId, async (tx, session) => {
-        if (session.status !== 'open') return { kind: 'refused', reason: 'not-open' };
-        await tx.execute(sql`update open_sessions set status = ${status}::text, version = version + 1,
-            updated_at = ${now}::timestamptz, removed_by = ${status === 'removed' ? actorId : null}::uuid
-          where id = ${sessionId}::uuid`);
-        return { kind: 'applied', state: 'left', previous: null };
-      });
-      return outcome.kind === 'applied';
     },
   };
 }

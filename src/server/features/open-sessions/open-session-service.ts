@@ -6,19 +6,12 @@ import {
   JoinOpenSessionRequestSchema,
   OPEN_SESSION_LIST_LIMIT,
   OPEN_SESSION_MESSAGES,
-  OPEN_SESSION_UPDATED_EVENT,
   type OpenSession,
   type OpenSessionMember,
-  type OpenSessionUpdatedEvent,
   OpenSessionWriteSchema,
   PublishOpenSessionRequestSchema,
 } from '#shared/open-sessions/open-session-schemas';
-import {
-  DEFAULT_REMINDER_MINUTES,
-  isQuedadaId,
-  QUEDADA_HORIZON_DAYS,
-  type Reliability,
-} from '#shared/quedadas/quedada-schemas';
+import { isQuedadaId, QUEDADA_HORIZON_DAYS, type Reliability } from '#shared/quedadas/quedada-schemas';
 import { startProblem } from '#shared/quedadas/quedada-state';
 import { quedadaWhen } from '#shared/quedadas/quedada-time';
 import { SERVER_MESSAGES } from '#shared/messages';
@@ -30,50 +23,23 @@ import { parseInput } from '../../validation.ts';
 import { type DeckViewer, deckViewerOf } from '../discovery/ranking/deck-viewer.ts';
 import { type PrivacyReader, publicProfileView, type StoredProfile } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
-import { type Caller, JOB_LEASE_MS } from '../quedadas/quedada-service.ts';
-import type { MemberWriteOutcome, OpenSessionRecord, OpenSessionRepository } from './open-session-repository.ts';
+import type { Caller } from '../quedadas/quedada-service.ts';
+import { createOpenSessionGroupSync, type OpenSessionGroupChat } from './open-session-group-sync.ts';
+import type { MemberWriteOutcome } from './open-session-member-repository.ts';
+import {
+  createOpenSessionNotices,
+  OPEN_SESSION_REMINDER_MS,
+  type OpenSessionNotifier,
+  type OpenSessionRealtime,
+} from './open-session-notices.ts';
+import type { OpenSessionRecord, OpenSessionRepository } from './open-session-repository.ts';
 
-const M = OPEN_SESSION_MESSAGES;
+// The ports of `OpenSessionServiceDeps`, for the module and the tests that build the service.
+export type { OpenSessionGroupChat, OpenSessionNotifier, OpenSessionRealtime };
+
 const WRITE_RULE: RateLimitRule = { name: 'open-session-write', limit: 30, windowMs: 60_000 };
-/** The reminder to the host and every approved member goes this long before the start. */
-export const OPEN_SESSION_REMINDER_MS = DEFAULT_REMINDER_MINUTES * 60_000;
-const REMINDER_BATCH = 50;
 /** A gym of the session's name farther than this from the host is another branch: the host's cell is used. */
 const GYM_NEAR_HOST_KM = 100;
-
-/** The notifications feature as open sessions use it (in-app + push, collapsed by key). */
-export type OpenSessionNotifier = {
-  notify(
-    userId: string,
-    input: {
-      type: 'activity' | 'reminder';
-      title: string;
-      body: string;
-      referenceId: string;
-      referenceType: 'openSession';
-      collapseKey: string;
-      url: string;
-      setting: 'trainingRequests' | 'trainingReminders';
-    },
-  ): Promise<unknown>;
-};
-
-export type OpenSessionRealtime = {
-  emitToUser(userId: string, event: typeof OPEN_SESSION_UPDATED_EVENT, payload: OpenSessionUpdatedEvent): void;
-};
-
-/**
- * The chat's group conversations (decision 0041's `kind = 'group'`), as open sessions use them:
- * the chat module's `groups` (each call runs its own transaction and tells the members).
- */
-export type OpenSessionGroupChat = {
-  createGroupConversation(input: { ownerId: string; title: string }): Promise<{ conversationId: string }>;
-  addGroupMember(conversationId: string, userId: string): Promise<unknown>;
-  removeGroupMember(conversationId: string, userId: string, reason: 'left' | 'removed'): Promise<unknown>;
-  closeGroupConversation(conversationId: string): Promise<unknown>;
-  /** «Salir» in a session's chat is decided here (`leaveChat`): it leaves the session. */
-  onLeave?(handler: (userId: string, conversationId: string, clientId: string | undefined) => Promise<boolean>): void;
-};
 
 export type OpenSessionServiceDeps = {
   sessions: OpenSessionRepository;
@@ -95,24 +61,25 @@ export type OpenSessionServiceDeps = {
 
 export type OpenSessionService = ReturnType<typeof createOpenSessionService>;
 
-export const openSessionUrl = (sessionId: string) => `/entrenos/abiertos/${encodeURIComponent(sessionId)}`;
-
 /**
  * «Entrenos abiertos» (issue #35, docs/decisions/0055). Reads answer only what the viewer may see
  * (404 otherwise, as a missing session); the host's actions answer 403 to anyone else who sees
  * the session. Every write carries the outbox's clientId and replays as a no-op answering 200.
  */
 export function createOpenSessionService(deps: OpenSessionServiceDeps) {
-  const { sessions, clock, logger } = deps;
+  const { sessions, clock } = deps;
+  const { tell, runDueReminders } = createOpenSessionNotices(deps);
+  const { followMembership, closeGroup, ensureGroup } = createOpenSessionGroupSync(deps);
 
   const limit = async (userId: string) => {
     const state = await deps.limiter.consume({ rule: WRITE_RULE, key: userId });
-    if (state.isLimited) throw tooManyRequests(M.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
+    if (state.isLimited)
+      throw tooManyRequests(OPEN_SESSION_MESSAGES.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
   };
 
   const profileOf = async (userId: string): Promise<StoredProfile> => {
     const profile = await deps.profiles.findByUserId(userId);
-    if (!profile) throw conflict(M.needsProfile, 'PROFILE_REQUIRED');
+    if (!profile) throw conflict(OPEN_SESSION_MESSAGES.needsProfile, 'PROFILE_REQUIRED');
     return profile;
   };
 
@@ -152,40 +119,22 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
 
   const visible = async (userId: string, sessionId: string): Promise<OpenSessionRecord> => {
     // A malformed id is as unknown as a session the caller may not see, and never reaches the database.
-    if (!isQuedadaId(sessionId)) throw notFound(M.notFound);
+    if (!isQuedadaId(sessionId)) throw notFound(OPEN_SESSION_MESSAGES.notFound);
     const profile = await deps.profiles.findByUserId(userId);
-    if (!profile) throw notFound(M.notFound);
+    if (!profile) throw notFound(OPEN_SESSION_MESSAGES.notFound);
     const found = await sessions.findVisible(deckViewerOf(profile, clock.now()), sessionId.toLowerCase(), clock.now());
-    if (!found) throw notFound(M.notFound);
+    if (!found) throw notFound(OPEN_SESSION_MESSAGES.notFound);
     return found;
   };
 
   const hosted = async (userId: string, sessionId: string): Promise<OpenSessionRecord> => {
     const found = await visible(userId, sessionId);
-    if (found.hostId !== userId) throw forbidden(M.hostOnly);
+    if (found.hostId !== userId) throw forbidden(OPEN_SESSION_MESSAGES.hostOnly);
     return found;
   };
 
   const current = async (userId: string, sessionId: string): Promise<OpenSession> =>
     toView(await visible(userId, sessionId), userId);
-
-  const tell = (userIds: readonly string[], record: OpenSessionRecord, title: string, body: string) => {
-    for (const userId of new Set(userIds)) {
-      deps.realtime.emitToUser(userId, OPEN_SESSION_UPDATED_EVENT, { sessionId: record.id });
-      deps.notifier
-        ?.notify(userId, {
-          type: 'activity',
-          title,
-          body,
-          referenceId: record.id,
-          referenceType: 'openSession',
-          collapseKey: `open-session:${record.id}:${userId}`,
-          url: openSessionUrl(record.id),
-          setting: 'trainingRequests',
-        })
-        .catch((error: unknown) => logger.warn({ err: error, sessionId: record.id }, 'open sessions: notice failed'));
-    }
-  };
 
   const what = (record: OpenSessionRecord) => `${record.activity}, ${quedadaWhen(record.startsAt)}`;
   const firstName = async (userId: string) => (await deps.profiles.findByUserId(userId))?.name.split(/\s+/)[0] ?? '';
@@ -193,66 +142,22 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
   const refusal = (outcome: Extract<MemberWriteOutcome, { kind: 'refused' }>): AppError => {
     switch (outcome.reason) {
       case 'full':
-        return conflict(M.full, 'FULL');
+        return conflict(OPEN_SESSION_MESSAGES.full, 'FULL');
       case 'not-open':
-        return conflict(M.notOpen, 'NOT_OPEN');
+        return conflict(OPEN_SESSION_MESSAGES.notOpen, 'NOT_OPEN');
       case 'cannot-rejoin':
-        return conflict(M.cannotRejoin, 'CANNOT_REJOIN');
+        return conflict(OPEN_SESSION_MESSAGES.cannotRejoin, 'CANNOT_REJOIN');
       case 'not-requested':
-        return conflict(M.notRequested, 'NOT_REQUESTED');
+        return conflict(OPEN_SESSION_MESSAGES.notRequested, 'NOT_REQUESTED');
       case 'not-member':
-        return conflict(M.notMember, 'NOT_MEMBER');
+        return conflict(OPEN_SESSION_MESSAGES.notMember, 'NOT_MEMBER');
       case 'not-joined':
-        return conflict(M.notJoined, 'NOT_JOINED');
+        return conflict(OPEN_SESSION_MESSAGES.notJoined, 'NOT_JOINED');
     }
-  };
-
-  /**
-   * Keeps the group chat in step after a write has committed: best effort, logged on failure
-   * (the session stays right; the chat's membership is what a later change repairs).
-   */
-  const inGroup = (sessionId: string, work: (chat: OpenSessionGroupChat) => Promise<unknown>) => {
-    const chat = deps.groupChat;
-    if (!chat) return Promise.resolve();
-    return work(chat).then(
-      () => undefined,
-      (error: unknown) => logger.warn({ err: error, sessionId }, 'open sessions: group chat change failed'),
-    );
-  };
-
-  /** The member writes' effect on the group: in when approved, out when an approved one goes. */
-  const followMembership = (record: OpenSessionRecord, userId: string, outcome: MemberWriteOutcome) => {
-    const conversationId = record.conversationId;
-    if (outcome.kind !== 'applied' || !conversationId || outcome.state === outcome.previous) return Promise.resolve();
-    if (outcome.state === 'approved') {
-      return inGroup(record.id, (chat) => chat.addGroupMember(conversationId, userId));
-    }
-    if (outcome.previous !== 'approved') return Promise.resolve();
-    const reason = outcome.state === 'left' ? 'left' : 'removed';
-    return inGroup(record.id, (chat) => chat.removeGroupMember(conversationId, userId, reason));
-  };
-
-  const closeGroup = (record: OpenSessionRecord) => {
-    const conversationId = record.conversationId;
-    return conversationId
-      ? inGroup(record.id, (chat) => chat.closeGroupConversation(conversationId))
-      : Promise.resolve();
-  };
-
-  /** A session's group: made once, owned by the host (a replay whose first try failed makes it then). */
-  const ensureGroup = async (sessionId: string, hostId: string, title: string) => {
-    const found = await sessions.findById(sessionId);
-    if (!found || found.conversationId || found.status !== 'open') return;
-    await inGroup(sessionId, async (chat) => {
-      const { conversationId } = await chat.createGroupConversation({ ownerId: hostId, title });
-      // Another try linked one first: this one is closed again, so no orphan stays open.
-      if (!(await sessions.setConversation(sessionId, conversationId)))
-        await chat.closeGroupConversation(conversationId);
-    });
   };
 
   const targetOf = (userId: string): string => {
-    if (!isQuedadaId(userId)) throw badRequest(M.invalidUser, 'VALIDATION');
+    if (!isQuedadaId(userId)) throw badRequest(OPEN_SESSION_MESSAGES.invalidUser, 'VALIDATION');
     return userId.toLowerCase();
   };
 
@@ -275,8 +180,9 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       const host = await profileOf(caller.userId);
       const now = clock.now();
       const problem = startProblem(input.startsAt, now, QUEDADA_HORIZON_DAYS);
-      if (problem === 'startsInPast' || problem === 'startsTooFar') throw badRequest(M[problem], 'VALIDATION');
-      if (problem) throw badRequest(M.invalidSession, 'VALIDATION');
+      if (problem === 'startsInPast' || problem === 'startsTooFar')
+        throw badRequest(OPEN_SESSION_MESSAGES[problem], 'VALIDATION');
+      if (problem) throw badRequest(OPEN_SESSION_MESSAGES.invalidSession, 'VALIDATION');
       await limit(caller.userId);
       // Where the session is: the gym's 3 km cell when the gym list knows it near the host, else
       // the host's own cell (docs/decisions/0055). Only the distance text ever leaves the server.
@@ -356,7 +262,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     async join(caller: Caller, sessionId: string, body: unknown): Promise<OpenSession> {
       const input = parseInput(JoinOpenSessionRequestSchema, body);
       const session = await visible(caller.userId, sessionId);
-      if (session.hostId === caller.userId) throw conflict(M.ownSession, 'OWN_SESSION');
+      if (session.hostId === caller.userId) throw conflict(OPEN_SESSION_MESSAGES.ownSession, 'OWN_SESSION');
       await limit(caller.userId);
       const outcome = await sessions.join(
         caller.userId,
@@ -402,7 +308,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     async leave(caller: Caller, sessionId: string, body: unknown): Promise<OpenSession> {
       const input = parseInput(OpenSessionWriteSchema, body);
       const session = await visible(caller.userId, sessionId);
-      if (session.hostId === caller.userId) throw conflict(M.notJoined, 'NOT_JOINED');
+      if (session.hostId === caller.userId) throw conflict(OPEN_SESSION_MESSAGES.notJoined, 'NOT_JOINED');
       await leaveAs(caller.userId, session, input.clientId);
       // The one who left may no longer see it (a session for matches only, or one since filtered out).
       const after = await sessions.findById(session.id);
@@ -419,7 +325,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     async leaveChat(userId: string, conversationId: string, clientId?: string): Promise<boolean> {
       const session = await sessions.findByConversation(conversationId);
       if (!session) return false;
-      if (session.hostId === userId) throw conflict(M.hostCannotLeave, 'HOST_CANNOT_LEAVE');
+      if (session.hostId === userId) throw conflict(OPEN_SESSION_MESSAGES.hostCannotLeave, 'HOST_CANNOT_LEAVE');
       const member = (await sessions.members(session.id)).find((found) => found.userId === userId);
       if (!member) return false;
       if (member.state !== 'approved' && member.state !== 'requested') return true;
@@ -466,7 +372,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       if (!(await deps.isModerator(userId))) throw notFound(SERVER_MESSAGES.routeNotFound);
       const input = parseInput(OpenSessionWriteSchema, body);
       const session = isQuedadaId(sessionId) ? await sessions.findById(sessionId.toLowerCase()) : undefined;
-      if (!session) throw notFound(M.notFound);
+      if (!session) throw notFound(OPEN_SESSION_MESSAGES.notFound);
       const members = await sessions.activeMemberIds(session.id);
       const changed = await sessions.end(userId, input.clientId, session.id, 'removed', clock.now());
       if (changed) {
@@ -482,36 +388,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       return toView(after, userId);
     },
 
-    /**
-     * One pass of the reminder runner: claim due sessions (skip locked, leased), remind the host
-     * and every approved member, mark done. A node killed after the claim leaves the reminder to
-     * be claimed again once the lease runs out; the collapse key keeps a rare second send from
-     * adding a second in-app row (as the quedadas' jobs, docs/decisions/0029).
-     */
-    async runDueReminders(): Promise<number> {
-      const claimed = await sessions.claimDueReminders(clock.now(), deps.jobLeaseMs ?? JOB_LEASE_MS, REMINDER_BATCH);
-      let sent = 0;
-      for (const { token, session, memberIds } of claimed) {
-        for (const userId of new Set([session.hostId, ...memberIds])) {
-          await deps.notifier
-            ?.notify(userId, {
-              type: 'reminder',
-              title: 'Entreno abierto',
-              body: `${session.activity} en ${session.gymName}, ${quedadaWhen(session.startsAt)}`,
-              referenceId: session.id,
-              referenceType: 'openSession',
-              collapseKey: `open-session:${session.id}:reminder`,
-              url: openSessionUrl(session.id),
-              setting: 'trainingReminders',
-            })
-            .catch((error: unknown) =>
-              logger.warn({ err: error, sessionId: session.id }, 'open sessions: reminder failed'),
-            );
-          sent += 1;
-        }
-        await sessions.completeReminder(session.id, token, clock.now());
-      }
-      return sent;
-    },
+    /** One pass of the reminder runner (`open-session-notices.ts`). */
+    runDueReminders,
   };
 }
