@@ -8,6 +8,10 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     // Only the violations carry every node: the passes and incomplete results (most of a page) are
     // cut to one node each instead of being serialized whole out of the page and thrown away.
     .options({ rules: { 'label-content-name-mismatch': { enabled: true } }, resultTypes: ['violations'] })
+    // axe.run in the page itself. The default (axe's "partial" run, for cross-origin frames, which
+    // the app has none of) opens a new blank page for every analysis, injects axe's 0.5 MB source
+    // there as well and serializes the partial results into it (docs/performance.md "The test suite").
+    .setLegacyMode()
     .analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
