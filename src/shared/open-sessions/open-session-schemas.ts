@@ -49,8 +49,6 @@ export const OPEN_SESSION_MESSAGES = {
   invalidUser: 'La persona indicada no es válida',
   rateLimited: 'Demasiadas acciones seguidas. Espera un momento',
 } as const;
-const M = OPEN_SESSION_MESSAGES;
-
 /** Places besides the host (issue #35). */
 export const OPEN_SESSION_PLACES_MIN = 1;
 export const OPEN_SESSION_PLACES_MAX = 7;
@@ -75,23 +73,23 @@ export const ACTIVE_MEMBER_STATES: readonly MemberState[] = ['requested', 'appro
 export const PublishOpenSessionRequestSchema = v.strictObject(
   {
     clientId: QuedadaClientIdSchema,
-    gymName: boundedText(QUEDADA_GYM_NAME_MIN, QUEDADA_GYM_NAME_MAX, M.gymName, 'gymName'),
-    gymAddress: v.optional(boundedText(0, QUEDADA_GYM_ADDRESS_MAX, M.gymAddress, 'gymAddress')),
+    gymName: boundedText(QUEDADA_GYM_NAME_MIN, QUEDADA_GYM_NAME_MAX, OPEN_SESSION_MESSAGES.gymName, 'gymName'),
+    gymAddress: v.optional(boundedText(0, QUEDADA_GYM_ADDRESS_MAX, OPEN_SESSION_MESSAGES.gymAddress, 'gymAddress')),
     startsAt: StartsAtSchema,
     durationMin: DurationSchema,
-    activity: boundedText(QUEDADA_ACTIVITY_MIN, QUEDADA_ACTIVITY_MAX, M.activity, 'activity'),
-    level: v.picklist(OPEN_SESSION_LEVELS, M.level),
+    activity: boundedText(QUEDADA_ACTIVITY_MIN, QUEDADA_ACTIVITY_MAX, OPEN_SESSION_MESSAGES.activity, 'activity'),
+    level: v.picklist(OPEN_SESSION_LEVELS, OPEN_SESSION_MESSAGES.level),
     places: v.pipe(
-      v.number(M.places),
-      v.integer(M.places),
-      v.minValue(OPEN_SESSION_PLACES_MIN, M.places),
-      v.maxValue(OPEN_SESSION_PLACES_MAX, M.places),
+      v.number(OPEN_SESSION_MESSAGES.places),
+      v.integer(OPEN_SESSION_MESSAGES.places),
+      v.minValue(OPEN_SESSION_PLACES_MIN, OPEN_SESSION_MESSAGES.places),
+      v.maxValue(OPEN_SESSION_PLACES_MAX, OPEN_SESSION_MESSAGES.places),
     ),
-    note: v.optional(boundedText(0, QUEDADA_NOTE_MAX, M.note, 'note', { isMultiline: true })),
-    visibility: v.picklist(OPEN_SESSION_VISIBILITIES, M.visibility),
-    approval: v.picklist(OPEN_SESSION_APPROVALS, M.approval),
+    note: v.optional(boundedText(0, QUEDADA_NOTE_MAX, OPEN_SESSION_MESSAGES.note, 'note', { isMultiline: true })),
+    visibility: v.picklist(OPEN_SESSION_VISIBILITIES, OPEN_SESSION_MESSAGES.visibility),
+    approval: v.picklist(OPEN_SESSION_APPROVALS, OPEN_SESSION_MESSAGES.approval),
   },
-  M.invalidSession,
+  OPEN_SESSION_MESSAGES.invalidSession,
 );
 export type PublishOpenSessionRequest = v.InferOutput<typeof PublishOpenSessionRequestSchema>;
 export type PublishOpenSessionInput = Omit<PublishOpenSessionRequest, 'clientId'>;
@@ -100,20 +98,28 @@ export type PublishOpenSessionInput = Omit<PublishOpenSessionRequest, 'clientId'
 export const JoinOpenSessionRequestSchema = v.strictObject(
   {
     clientId: QuedadaClientIdSchema,
-    message: v.optional(boundedText(0, OPEN_SESSION_MESSAGE_MAX, M.message, 'message', { isMultiline: true })),
+    message: v.optional(
+      boundedText(0, OPEN_SESSION_MESSAGE_MAX, OPEN_SESSION_MESSAGES.message, 'message', { isMultiline: true }),
+    ),
   },
-  M.invalidSession,
+  OPEN_SESSION_MESSAGES.invalidSession,
 );
 
 /** `POST /api/open-sessions/{id}/requests/{userId}`: the host's answer. */
 export const AnswerRequestSchema = v.strictObject(
-  { clientId: QuedadaClientIdSchema, decision: v.picklist(['approve', 'decline'], M.invalidDecision) },
-  M.invalidSession,
+  {
+    clientId: QuedadaClientIdSchema,
+    decision: v.picklist(['approve', 'decline'], OPEN_SESSION_MESSAGES.invalidDecision),
+  },
+  OPEN_SESSION_MESSAGES.invalidSession,
 );
 export type OpenSessionDecision = v.InferOutput<typeof AnswerRequestSchema>['decision'];
 
 /** Leave, remove someone, cancel, and a moderator's removal: only the clientId. */
-export const OpenSessionWriteSchema = v.strictObject({ clientId: QuedadaClientIdSchema }, M.invalidSession);
+export const OpenSessionWriteSchema = v.strictObject(
+  { clientId: QuedadaClientIdSchema },
+  OPEN_SESSION_MESSAGES.invalidSession,
+);
 
 /** An open session as a viewer sees it: never a position, only the deck's distance text. */
 export type OpenSession = {

@@ -19,8 +19,6 @@ export const SHARE_MESSAGES = {
   rateLimited: 'Demasiadas consultas seguidas. Espera un momento',
 } as const;
 
-const M = SHARE_MESSAGES;
-
 /** The link's secret: 32 random bytes in base64url, made by the client (the outbox replays it). */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** How long the page stays readable after the session ends. */
@@ -31,16 +29,16 @@ export const CHECK_IN_ANSWER_WINDOW_MS = 30 * 60_000;
 export const CreateShareRequestSchema = v.strictObject(
   {
     clientId: QuedadaClientIdSchema,
-    token: v.pipe(v.string(M.invalidToken), v.regex(SHARE_TOKEN_PATTERN, M.invalidToken)),
+    token: v.pipe(v.string(SHARE_MESSAGES.invalidToken), v.regex(SHARE_TOKEN_PATTERN, SHARE_MESSAGES.invalidToken)),
     checkInAt: v.nullable(
       v.pipe(
-        v.string(M.checkInAt),
-        v.maxLength(40, M.checkInAt),
-        v.check((value) => !Number.isNaN(Date.parse(value)), M.checkInAt),
+        v.string(SHARE_MESSAGES.checkInAt),
+        v.maxLength(40, SHARE_MESSAGES.checkInAt),
+        v.check((value) => !Number.isNaN(Date.parse(value)), SHARE_MESSAGES.checkInAt),
       ),
     ),
   },
-  M.invalidShare,
+  SHARE_MESSAGES.invalidShare,
 );
 export type CreateShareRequest = v.InferOutput<typeof CreateShareRequestSchema>;
 
@@ -48,10 +46,13 @@ export const CHECK_IN_ANSWERS = ['ok', 'help'] as const;
 export type CheckInAnswer = (typeof CHECK_IN_ANSWERS)[number];
 
 export const CheckInAnswerRequestSchema = v.strictObject(
-  { clientId: QuedadaClientIdSchema, answer: v.picklist(CHECK_IN_ANSWERS, M.invalidAnswer) },
-  M.invalidShare,
+  { clientId: QuedadaClientIdSchema, answer: v.picklist(CHECK_IN_ANSWERS, SHARE_MESSAGES.invalidAnswer) },
+  SHARE_MESSAGES.invalidShare,
 );
-export const RevokeShareRequestSchema = v.strictObject({ clientId: QuedadaClientIdSchema }, M.invalidShare);
+export const RevokeShareRequestSchema = v.strictObject(
+  { clientId: QuedadaClientIdSchema },
+  SHARE_MESSAGES.invalidShare,
+);
 
 /** The check-in as both the person and the page see it. */
 export type CheckIn = {

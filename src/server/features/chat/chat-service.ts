@@ -1,7 +1,6 @@
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import {
   ArchiveRequestSchema,
-  type ChatMessage,
   type ChatSwipeType,
   type ConversationListQuery,
   type ConversationListResponse,
@@ -17,107 +16,32 @@ import {
   PinRequestSchema,
   SwipeTypeRequestSchema,
 } from '#shared/chat/chat-schemas';
-import { CHAT_EVENTS, type ServerToClientEvents, type TypingInput } from '#shared/chat/socket-events';
+import { CHAT_EVENTS, type TypingInput } from '#shared/chat/socket-events';
 import type { MatchEvent } from '#shared/discovery/discovery-schemas';
-import type { Clock } from '../../infra/clock.ts';
 import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
-import type { Logger } from '../../logger.ts';
-import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
-import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit.ts';
+import type { RateLimitRule } from '../../infra/rate-limit.ts';
 import { SERVER_MESSAGES } from '#shared/messages';
 import { parseInput } from '../../validation.ts';
-import type { OwedMessageNotice } from '../notifications/index.ts';
 import type { ConversationAccess, ConversationRepository } from './conversation-repository.ts';
-import type { GroupMembership, Membership, MembershipCache, PairMembership } from './conversation-membership.ts';
-import type { OwedGuard } from './delivery-repository.ts';
-import type { GroupChat } from './group-chat.ts';
-import type { MessageRepository } from './message-repository.ts';
+import type { GroupMembership, Membership, PairMembership } from './conversation-membership.ts';
 import { toChatMessage, toSummary } from './chat-mapping.ts';
 import { createLanes } from './sender-lanes.ts';
-
-const M = CHAT_MESSAGES;
-
-type EventName = keyof ServerToClientEvents;
-type EventPayload<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
-
-/** How the chat reaches sockets, without knowing Socket.IO (chat-socket.ts implements it). */
-export type ChatRealtime = {
-  /**
-   * To every socket of the user (`user:<id>`, every node), but `exceptSocketId`. Several users
-   * with one payload: one broadcast for all of them (one encoding, one Redis publish).
-   */
-  emitToUser<E extends EventName>(
-    userId: string | readonly string[],
-    event: E,
-    payload: EventPayload<E>,
-    /** `volatile`: dropped, not queued, by a socket that cannot take it at once (typing). */
-    options?: { exceptSocketId?: string; volatile?: boolean },
-  ): void;
-  /** Whether the user has a visible client that joined `conversation:<id>`, on any node. */
-  isViewing(userId: string, conversationId: string): Promise<boolean>;
-};
-
-/** The notifications feature as the chat sees it (app.ts passes its service). */
-export type ChatNotifier = {
-  /** Stores the messages' notifications (one statement) for the ids `owed`, run in it, returns. */
-  notifyMessagesOnce(messages: readonly OwedMessageNotice[], owed: OwedGuard): Promise<unknown>;
-  notifyMatch(
-    userId: string,
-    match: { conversationId: string; otherName: string; isSuperlike?: boolean },
-  ): Promise<unknown>;
-};
-
-export type ChatServiceDeps = {
-  conversations: ConversationRepository;
-  messages: MessageRepository;
-  realtime: ChatRealtime;
-  /** Absent: no notifications (tests of the chat alone). */
-  notifier?: ChatNotifier;
-  limiter: RateLimiter;
-  clock: Clock;
-  logger: Logger;
-  /** Conversations' users and liveness in memory (docs/decisions/0018 §5). */
-  membership: MembershipCache;
-  /** Where an unmatch tells every node (`pair-ended`). */
-  bus: InvalidationBus;
-  /** A message of this conversation was stored: its notification is owed (the delivery drain's dirty set). */
-  onStored?: (conversationId: string) => void;
-  /** Group conversations (docs/decisions/0056): the calls below hand a group's work to it. */
-  groups: GroupChat;
-};
-
-/** Who sends: the user and the session whose row the message's statement re-checks. */
-export type Sender = { userId: string; sessionId: string };
-
-export type SendInput = {
-  conversationId: string;
-  text: string;
-  clientId?: string;
-  receiverId?: string;
-  /** No receiver was named where the spec needs one: only a group's message is valid (HTTP). */
-  isGroupOnly?: boolean;
-};
-
-/** A stored (or replayed) message, ready to be acknowledged and then announced. */
-export type SendOutcome = {
-  message: ChatMessage;
-  /** False for a repeated clientId: nothing was stored and nothing will be emitted. */
-  isNew: boolean;
-  receiverUnread: number;
-  receiverTotalUnread: number;
-  isReceiverMuted: boolean;
-  senderName: string;
-  /** A group's message: its members (who hear `newMessage`); absent for a match. */
-  groupMembers?: readonly string[];
-};
-
-export type ReadOutcome = { messageIds: string[]; unreadCount: number; totalUnread: number };
+import type { ChatServiceDeps, ReadOutcome, Sender, SendInput, SendOutcome } from './chat-ports.ts';
 
 const SEND_RULE: RateLimitRule = { name: 'chat-send', limit: MESSAGE_SEND_LIMIT, windowMs: MESSAGE_SEND_WINDOW_MS };
 
 export type ChatService = ReturnType<typeof createChatService>;
 
 export { ackError, statusOf, toChatMessage, toSummary } from './chat-mapping.ts';
+export type {
+  ChatNotifier,
+  ChatRealtime,
+  ChatServiceDeps,
+  ReadOutcome,
+  Sender,
+  SendInput,
+  SendOutcome,
+} from './chat-ports.ts';
 
 /**
  * The chat's rules (spec 001 §4, §5, §7), shared by the HTTP routes and the socket handlers:
@@ -132,13 +56,13 @@ export function createChatService(deps: ChatServiceDeps) {
     const found = isUuid(conversationId)
       ? await conversations.findAccess(conversationId.toLowerCase(), userId)
       : undefined;
-    if (!found) throw notFound(M.conversationNotFound);
+    if (!found) throw notFound(CHAT_MESSAGES.conversationNotFound);
     return found;
   };
 
   const summary = async (userId: string, conversationId: string): Promise<ConversationSummary> => {
     const view = await conversations.findView(userId, conversationId);
-    if (!view) throw notFound(M.conversationNotFound);
+    if (!view) throw notFound(CHAT_MESSAGES.conversationNotFound);
     return toSummary(view);
   };
 
@@ -157,20 +81,20 @@ export function createChatService(deps: ChatServiceDeps) {
   /** A conversation the user is in (from memory once known), or 404 as for an unknown one. */
   const memberOfAny = async (userId: string, conversationId: string): Promise<Membership> => {
     const id = conversationId.toLowerCase();
-    if (!isUuid(id)) throw notFound(M.conversationNotFound);
+    if (!isUuid(id)) throw notFound(CHAT_MESSAGES.conversationNotFound);
     let found = await deps.membership.isMember(userId, id);
     // A group member added on another node a moment ago: read once more before refusing.
     if (!found && deps.membership.peek(id) !== undefined && (await groupOf(id))) {
       deps.membership.forget(id);
       found = await deps.membership.isMember(userId, id);
     }
-    if (!found) throw notFound(M.conversationNotFound);
+    if (!found) throw notFound(CHAT_MESSAGES.conversationNotFound);
     return found;
   };
   /** A match the user is in; a group is as unknown to the match-only calls. */
   const member = async (userId: string, conversationId: string): Promise<PairMembership> => {
     const found = await memberOfAny(userId, conversationId);
-    if (found.kind !== 'match') throw notFound(M.conversationNotFound);
+    if (found.kind !== 'match') throw notFound(CHAT_MESSAGES.conversationNotFound);
     return found;
   };
   /** The group this id names (from memory once known), else undefined (a match, or nothing). */
@@ -204,25 +128,26 @@ export function createChatService(deps: ChatServiceDeps) {
    */
   const sendNow = async (sender: Sender, conversationId: string, input: SendInput): Promise<SendOutcome> => {
     const userId = sender.userId;
-    if (!isUuid(conversationId)) throw notFound(M.conversationNotFound);
+    if (!isUuid(conversationId)) throw notFound(CHAT_MESSAGES.conversationNotFound);
     // Known to this node: refused from memory. Not known: no read first, the statement checks the
     // membership and the receiver itself and its answer fills the cache (docs/decisions/0037).
     const known = deps.membership.peek(conversationId);
     if (known && known.kind === 'group') return deps.groups.send(sender, input);
     if (input.isGroupOnly) {
       const group = known === undefined ? await groupOf(conversationId) : undefined;
-      if (!group) throw badRequest(M.invalidReceiver, 'VALIDATION');
+      if (!group) throw badRequest(CHAT_MESSAGES.invalidReceiver, 'VALIDATION');
       return deps.groups.send(sender, input);
     }
     if (known === false || (known && known.userA !== userId && known.userB !== userId)) {
-      throw notFound(M.conversationNotFound);
+      throw notFound(CHAT_MESSAGES.conversationNotFound);
     }
     if (known && input.receiverId !== undefined && input.receiverId !== otherOf(known, userId)) {
-      throw badRequest(M.invalidReceiver, 'VALIDATION');
+      throw badRequest(CHAT_MESSAGES.invalidReceiver, 'VALIDATION');
     }
     // From this node's memory (docs/decisions/0035): the send's only I/O is its statement.
     const limited = await deps.limiter.consumeQuickly({ rule: SEND_RULE, key: userId });
-    if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
+    if (limited.isLimited)
+      throw tooManyRequests(CHAT_MESSAGES.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
     const outcome = await messages.insert({
       conversationId,
       senderId: userId,
@@ -238,12 +163,12 @@ export function createChatService(deps: ChatServiceDeps) {
       // Not a match this sender is in: a group this node did not know yet?
       const group = known ? undefined : await groupOf(conversationId);
       if (group) return deps.groups.send(sender, input);
-      throw notFound(M.conversationNotFound);
+      throw notFound(CHAT_MESSAGES.conversationNotFound);
     }
-    if (outcome.kind === 'wrong-receiver') throw badRequest(M.invalidReceiver, 'VALIDATION');
+    if (outcome.kind === 'wrong-receiver') throw badRequest(CHAT_MESSAGES.invalidReceiver, 'VALIDATION');
     if (outcome.kind === 'inactive') {
       deps.membership.forget(conversationId);
-      throw forbidden(M.cannotSend);
+      throw forbidden(CHAT_MESSAGES.cannotSend);
     }
     if (outcome.kind === 'created' && !known)
       deps.membership.remember({ kind: 'match', conversationId, ...outcome.pair, isLive: true });
@@ -329,7 +254,8 @@ export function createChatService(deps: ChatServiceDeps) {
       const found = await access(userId, conversationId);
       const view = await conversations.findView(userId, found.conversationId);
       const origin: ChatSwipeType = view?.matchSwipeType ?? 'like';
-      if (swipeType === 'superlike' && origin !== 'superlike') throw badRequest(M.superlikeOnly, 'SUPERLIKE_ONLY');
+      if (swipeType === 'superlike' && origin !== 'superlike')
+        throw badRequest(CHAT_MESSAGES.superlikeOnly, 'SUPERLIKE_ONLY');
       return updateOwn(userId, found.conversationId, { swipeType: swipeType === origin ? null : swipeType });
     },
 
@@ -451,7 +377,7 @@ export function createChatService(deps: ChatServiceDeps) {
     async unmatch(userId: string, conversationId: string): Promise<ConversationResponse> {
       const found = await access(userId, conversationId);
       const id = found.conversationId;
-      if (found.status === 'blocked') throw forbidden(M.cannotSend);
+      if (found.status === 'blocked') throw forbidden(CHAT_MESSAGES.cannotSend);
       const changed = await conversations.unmatch(id, userId, clock.now());
       const conversation = await summary(userId, id);
       if (changed) {

@@ -20,7 +20,6 @@ import type { ConversationRepository } from './conversation-repository.ts';
 import type { GroupChange, GroupRepository, GroupView } from './group-repository.ts';
 import type { MessageRepository } from './message-repository.ts';
 
-const M = CHAT_MESSAGES;
 /** The same per-user limit as a match's messages (one budget for both). */
 const SEND_RULE: RateLimitRule = { name: 'chat-send', limit: MESSAGE_SEND_LIMIT, windowMs: MESSAGE_SEND_WINDOW_MS };
 
@@ -84,7 +83,7 @@ export function createGroupChat(deps: {
   /** The caller's group, from the database (reads never trust a cache): 404 unless a current member. */
   const view = async (userId: string, conversationId: string): Promise<GroupView> => {
     const [found] = await groups.views(userId, conversationId);
-    if (!found) throw notFound(M.conversationNotFound);
+    if (!found) throw notFound(CHAT_MESSAGES.conversationNotFound);
     return found;
   };
 
@@ -122,7 +121,7 @@ export function createGroupChat(deps: {
       executor?: SqlExecutor,
     ): Promise<{ conversationId: string }> {
       const title = input.title.trim();
-      if (title.length === 0) throw badRequest(M.invalidEvent, 'VALIDATION');
+      if (title.length === 0) throw badRequest(CHAT_MESSAGES.invalidEvent, 'VALIDATION');
       const conversationId = await groups.create({ ownerId: input.ownerId, title, now: clock.now() }, executor);
       // A lookup of this id before it existed may have cached "unknown" for a few seconds.
       if (!executor) await deps.bus.publish({ type: 'group-changed', conversationIds: [conversationId] });
@@ -131,9 +130,9 @@ export function createGroupChat(deps: {
 
     async addGroupMember(conversationId: string, userId: string, executor?: SqlExecutor): Promise<GroupChange> {
       const change = await groups.addMember(conversationId, userId, clock.now(), executor);
-      if (!change) throw notFound(M.conversationNotFound);
-      if (change === 'closed') throw forbidden(M.cannotSend);
-      if (change === 'full') throw conflict(M.groupFull, 'GROUP_FULL');
+      if (!change) throw notFound(CHAT_MESSAGES.conversationNotFound);
+      if (change === 'closed') throw forbidden(CHAT_MESSAGES.cannotSend);
+      if (change === 'full') throw conflict(CHAT_MESSAGES.groupFull, 'GROUP_FULL');
       return finish(change, { change: 'member-added', userId }, executor);
     },
 
@@ -144,13 +143,13 @@ export function createGroupChat(deps: {
       executor?: SqlExecutor,
     ): Promise<GroupChange> {
       const change = await groups.removeMember(conversationId, userId, reason, clock.now(), executor);
-      if (!change) throw notFound(M.conversationNotFound);
+      if (!change) throw notFound(CHAT_MESSAGES.conversationNotFound);
       return finish(change, { change: reason === 'left' ? 'member-left' : 'member-removed', userId }, executor);
     },
 
     async closeGroupConversation(conversationId: string, executor?: SqlExecutor): Promise<GroupChange> {
       const change = await groups.close(conversationId, clock.now(), executor);
-      if (!change) throw notFound(M.conversationNotFound);
+      if (!change) throw notFound(CHAT_MESSAGES.conversationNotFound);
       return finish(change, { change: 'closed' }, executor);
     },
 
@@ -183,9 +182,10 @@ export function createGroupChat(deps: {
       const conversationId = input.conversationId.toLowerCase();
       // Not refused from memory: a member added on another node a moment ago may not be in this
       // node's cache yet; the statement checks the members on the row it locks.
-      if (input.receiverId !== undefined) throw badRequest(M.invalidReceiver, 'VALIDATION');
+      if (input.receiverId !== undefined) throw badRequest(CHAT_MESSAGES.invalidReceiver, 'VALIDATION');
       const limited = await deps.limiter.consumeQuickly({ rule: SEND_RULE, key: sender.userId });
-      if (limited.isLimited) throw tooManyRequests(M.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
+      if (limited.isLimited)
+        throw tooManyRequests(CHAT_MESSAGES.sendRateLimited, limited.retryAfterMs / 1000, 'RATE_LIMIT');
       const outcome = await groups.insert({
         conversationId,
         senderId: sender.userId,
@@ -197,9 +197,9 @@ export function createGroupChat(deps: {
       if (outcome.kind === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);
       if (outcome.kind === 'missing') {
         deps.membership.forget(conversationId);
-        throw notFound(M.conversationNotFound);
+        throw notFound(CHAT_MESSAGES.conversationNotFound);
       }
-      if (outcome.kind === 'inactive') throw forbidden(M.cannotSend);
+      if (outcome.kind === 'inactive') throw forbidden(CHAT_MESSAGES.cannotSend);
       const message = toChatMessage(outcome.message, outcome.sender);
       const quiet = {
         receiverUnread: 0,

@@ -21,7 +21,6 @@ import type { QuedadaRepository } from './quedada-repository.ts';
 import type { Caller, QuedadaNotifier } from './quedada-service.ts';
 import type { ShareRecord, ShareRepository } from './share-repository.ts';
 
-const M = SHARE_MESSAGES;
 const WRITE_RULE: RateLimitRule = { name: 'quedada-share-write', limit: 20, windowMs: 60_000 };
 /** The public page, per IP: tokens are 256-bit, the limit only keeps the endpoint cheap. */
 const PAGE_RULE: RateLimitRule = { name: 'quedada-share-page', limit: 60, windowMs: 60_000 };
@@ -48,7 +47,7 @@ export function createShareService(deps: {
 
   const limit = async (rule: RateLimitRule, key: string) => {
     const state = await deps.limiter.consume({ rule, key });
-    if (state.isLimited) throw tooManyRequests(M.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
+    if (state.isLimited) throw tooManyRequests(SHARE_MESSAGES.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
   };
 
   const toShare = (record: ShareRecord): QuedadaShare => ({
@@ -67,7 +66,7 @@ export function createShareService(deps: {
 
   const owned = async (userId: string, shareId: string): Promise<ShareRecord> => {
     const found = isQuedadaId(shareId) ? await shares.findOwned(userId, shareId.toLowerCase()) : undefined;
-    if (!found) throw notFound(M.shareNotFound);
+    if (!found) throw notFound(SHARE_MESSAGES.shareNotFound);
     return found;
   };
 
@@ -78,15 +77,16 @@ export function createShareService(deps: {
     async create(caller: Caller, quedadaId: string, body: unknown): Promise<{ share: QuedadaShare; isNew: boolean }> {
       const input = parseInput(CreateShareRequestSchema, body);
       const quedada = isQuedadaId(quedadaId) ? await deps.quedadas.findById(quedadaId.toLowerCase()) : undefined;
-      if (!quedada?.members.includes(caller.userId)) throw notFound(M.shareNotFound);
+      if (!quedada?.members.includes(caller.userId)) throw notFound(SHARE_MESSAGES.shareNotFound);
       const repeated = await shares.findByClientId(caller.userId, input.clientId);
       if (repeated?.quedadaId === quedada._id) return { share: toShare(repeated), isNew: false };
       const now = clock.now();
       const end = Date.parse(quedada.startsAt) + quedada.durationMin * 60_000;
-      if (quedada.status !== 'accepted' || end <= now.getTime()) throw conflict(M.notShareable, 'QUEDADA_STATE');
+      if (quedada.status !== 'accepted' || end <= now.getTime())
+        throw conflict(SHARE_MESSAGES.notShareable, 'QUEDADA_STATE');
       const checkInAt = input.checkInAt === null ? null : new Date(input.checkInAt);
       if (checkInAt && (checkInAt.getTime() < now.getTime() - 60_000 || checkInAt.getTime() > end + SHARE_GRACE_MS)) {
-        throw badRequest(M.checkInAt, 'VALIDATION');
+        throw badRequest(SHARE_MESSAGES.checkInAt, 'VALIDATION');
       }
       await limit(WRITE_RULE, caller.userId);
       const outcome = await shares.create({
@@ -102,8 +102,8 @@ export function createShareService(deps: {
       if (outcome.kind === 'refused') {
         // The quedada changed since it was read, the session ended, or the token is taken.
         const current = await deps.quedadas.findById(quedada._id);
-        if (current?.status !== 'accepted') throw conflict(M.notShareable, 'QUEDADA_STATE');
-        throw new AppError(409, M.invalidToken, 'SHARE_TOKEN');
+        if (current?.status !== 'accepted') throw conflict(SHARE_MESSAGES.notShareable, 'QUEDADA_STATE');
+        throw new AppError(409, SHARE_MESSAGES.invalidToken, 'SHARE_TOKEN');
       }
       // The partner is told the session was shared (issue #35): never the link itself.
       deps.notifier
@@ -123,7 +123,7 @@ export function createShareService(deps: {
 
     async list(userId: string, quedadaId: string): Promise<QuedadaShare[]> {
       const quedada = isQuedadaId(quedadaId) ? await deps.quedadas.findById(quedadaId.toLowerCase()) : undefined;
-      if (!quedada?.members.includes(userId)) throw notFound(M.shareNotFound);
+      if (!quedada?.members.includes(userId)) throw notFound(SHARE_MESSAGES.shareNotFound);
       return (await shares.listOwned(userId, quedada._id)).map(toShare);
     },
 
@@ -132,7 +132,7 @@ export function createShareService(deps: {
       parseInput(RevokeShareRequestSchema, body);
       const share = await owned(caller.userId, shareId);
       const revoked = await shares.revoke(caller.userId, share.id, clock.now());
-      if (!revoked) throw notFound(M.shareNotFound);
+      if (!revoked) throw notFound(SHARE_MESSAGES.shareNotFound);
       return toShare(revoked);
     },
 
@@ -140,23 +140,23 @@ export function createShareService(deps: {
     async answer(caller: Caller, shareId: string, body: unknown): Promise<QuedadaShare> {
       const input = parseInput(CheckInAnswerRequestSchema, body);
       const share = await owned(caller.userId, shareId);
-      if (!share.checkInAt) throw conflict(M.noCheckIn, 'NO_CHECK_IN');
+      if (!share.checkInAt) throw conflict(SHARE_MESSAGES.noCheckIn, 'NO_CHECK_IN');
       if (share.checkInAnswer) return toShare(share);
-      if (share.revokedAt) throw conflict(M.revoked, 'SHARE_REVOKED');
+      if (share.revokedAt) throw conflict(SHARE_MESSAGES.revoked, 'SHARE_REVOKED');
       const answered = await shares.answer(caller.userId, share.id, input.answer, clock.now());
       if (answered) return toShare(answered);
       const current = await owned(caller.userId, share.id);
       if (current.checkInAnswer) return toShare(current);
-      throw conflict(M.publicNotFound, 'SHARE_EXPIRED');
+      throw conflict(SHARE_MESSAGES.publicNotFound, 'SHARE_EXPIRED');
     },
 
     /** The public page: no sign-in; an unknown, revoked or expired link is a 404. */
     async shared(token: string, ip: string): Promise<SharedSession> {
       await limit(PAGE_RULE, ip);
-      if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound(M.publicNotFound);
+      if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound(SHARE_MESSAGES.publicNotFound);
       const now = clock.now();
       const found = await shares.findShared(hashShareToken(token), now);
-      if (!found) throw notFound(M.publicNotFound);
+      if (!found) throw notFound(SHARE_MESSAGES.publicNotFound);
       return {
         sharedBy: found.sharedBy.split(/\s+/)[0] ?? '',
         partner: {
