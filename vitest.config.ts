@@ -86,8 +86,7 @@ export default defineConfig({
       ),
       // The scaled files on the real PostgreSQL and Redis whenever they are configured; CI sets both.
       // Two workers: these are the heavy files (child processes started from sources, nginx, two
-      // nodes each); four side by side at load 30 ran past a node's 45 s start-up (two-processes,
-      // chat-crash). All 17 in 171 s wall, 62 s CPU with two, at load 18-20.
+      // nodes each); four side by side ran past a node's start-up (docs/performance.md "The test suite").
       ...(isScaledConfigured ? [integration('integration-scaled', 'postgres', bySetup.scaled, 2, 2)] : []),
       // `npm run test:faults`: private PostgreSQL and Redis stopped and started under traffic (slow).
       ...(process.env.ENTRENO_FAULTS === '1'
