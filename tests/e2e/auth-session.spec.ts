@@ -57,6 +57,9 @@ test('sign in without Recuérdame keeps the session in session storage; sign-out
     .getByRole('navigation', { name: 'Navegación principal' })
     .getByRole('link', { name: 'Configuración' })
     .click();
+  // The router keeps the previous screen up while /config's code loads: on a new account's /home,
+  // the profile wizard's own «Cerrar sesión» (no confirmation) would take the click.
+  await expect(page.getByRole('heading', { name: 'Configuración', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await page.getByRole('dialog', { name: '¿Cerrar sesión?' }).getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);

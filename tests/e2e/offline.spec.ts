@@ -179,6 +179,9 @@ test('logout leaves nothing of the user in IndexedDB', { tag: SERVICE_WORKER }, 
     .getByRole('navigation', { name: 'Navegación principal' })
     .getByRole('link', { name: 'Configuración' })
     .click();
+  // The router keeps the previous screen up while /config's code loads: on a new account's /home,
+  // the profile wizard's own «Cerrar sesión» (no confirmation) would take the click.
+  await expect(page.getByRole('heading', { name: 'Configuración', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   // Settings asks for confirmation first.
   await page.getByRole('dialog', { name: '¿Cerrar sesión?' }).getByRole('button', { name: 'Cerrar sesión' }).click();
