@@ -212,8 +212,15 @@ test('profile step 3 shows what the spec requires and the deck uses first, the r
   await page.getByLabel('Bio').fill('Me encanta entrenar por las mañanas y salir a correr.');
   await page.getByRole('button', { name: 'Siguiente' }).click();
   await expect(page.getByRole('heading', { name: 'Información del Gimnasio' })).toBeVisible();
-  await page.getByLabel('Nombre del gimnasio').fill('Altafit Argüelles');
   await page.getByRole('button', { name: 'Mañana', exact: true }).click();
+  // The club is picked from its suggestions, as a person does: the list comes in under the field a
+  // moment after the typing and moves what is below it (a tap in that moment missed «Mañana»).
+  await page.getByLabel('Nombre del gimnasio').fill('Altafit Argüelles');
+  await page
+    .getByRole('list', { name: 'Sugerencias de gimnasios' })
+    .getByRole('button', { name: /^Altafit Argüelles/ })
+    .click();
+  await expect(page.getByRole('list', { name: 'Sugerencias de gimnasios' })).toBeHidden();
   await page.getByRole('button', { name: 'Siguiente' }).click();
   await expect(page.getByRole('heading', { name: 'Preferencias de Entrenamiento' })).toBeVisible();
 

@@ -211,11 +211,14 @@ test('the profile wizard keeps its draft across reloads, carries the registratio
   await page.getByLabel('Bio').fill('Entreno fuerza por las mañanas y busco compañía.');
   await page.getByRole('button', { name: 'Siguiente' }).click();
   await expect(page.getByRole('heading', { name: 'Información del Gimnasio' })).toBeVisible();
-  await page.getByLabel('Nombre del gimnasio').fill('Gimnasio del Barrio');
+  // The tap before the typing: the gym suggestions come in under the field a moment after it and
+  // move what is below it, so a tap right after the typing could land beside «Tarde».
   await page.getByRole('button', { name: 'Tarde', exact: true }).click();
-  // The draft is written to the device in the background: the reload comes once the tap is stored
+  await page.getByLabel('Nombre del gimnasio').fill('Gimnasio del Barrio');
+  // The draft is written to the device in the background: the reload comes once both are stored
   // (on a loaded machine a reload in the same few milliseconds came before the write).
   await expect.poll(() => storedWizardDraft(page, user.userId)).toContain('"Tarde"');
+  await expect.poll(() => storedWizardDraft(page, user.userId)).toContain('Gimnasio del Barrio');
 
   // A reload (or the phone evicting the tab) resumes on step 2 with everything typed.
   await page.reload();
