@@ -29,16 +29,16 @@ function run(command, { held = false, env = {} } = {}) {
     const chunks = [];
     child.stdout?.on('data', (chunk) => chunks.push(chunk));
     child.stderr?.on('data', (chunk) => chunks.push(chunk));
-    child.on('close', (code, signal) =>
-      resolve({ command, code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString(), started }),
-    );
+    child.on('close', (code, signal) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      resolve({ command, code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString(), seconds });
+    });
   });
 }
 
 /** Prints a held job's output under a heading, with how long it took. */
 function report(outcome) {
-  const seconds = ((Date.now() - outcome.started) / 1000).toFixed(0);
-  process.stdout.write(`\n--- ${outcome.command} (exit ${outcome.code}, ${seconds} s)\n${outcome.output}`);
+  process.stdout.write(`\n--- ${outcome.command} (exit ${outcome.code}, ${outcome.seconds} s)\n${outcome.output}`);
 }
 
 const failed = [];

@@ -48,6 +48,24 @@ describe('settings store', () => {
     expect(api.update).toHaveBeenCalledWith({ notifications: { messages: false } });
   });
 
+  it('keeps a change made while a reload is in flight: the older answer does not undo it', async () => {
+    const { api, store, settings } = setup();
+    await store.load();
+    // /config reloads the settings when it opens; the person flips a switch before the answer.
+    let answer: (value: { success: true; settings: Settings }) => void = () => {};
+    api.get.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const reloading = store.load();
+    const stale = structuredClone(DEFAULT_SETTINGS);
+    await store.update({ notifications: { messages: false } });
+    answer({ success: true, settings: stale });
+    await reloading;
+    expect(settings()?.notifications.messages).toBe(false);
+    // A later reload, with nothing changed meanwhile, shows the server's copy again.
+    await store.load();
+    expect(settings()?.notifications.messages).toBe(false);
+    expect(api.get).toHaveBeenCalledTimes(3);
+  });
+
   it('rolls back only the refused fields and shows a toast', async () => {
     const { api, notify, store, settings } = setup();
     await store.load();

@@ -83,6 +83,8 @@ export function createSettingsStore({
   /** What the server last confirmed: the target of a rollback. */
   let confirmed: Settings | null = null;
   let generation = 0;
+  /** Changes the person made here: a load answered after one of them is older than what is shown. */
+  let changes = 0;
   let sliderTimer: unknown;
 
   const apply = (patch: SettingsPatch) => {
@@ -113,10 +115,14 @@ export function createSettingsStore({
 
     async load(): Promise<void> {
       const current = ++generation;
+      const changesBefore = changes;
       if (state.current.status !== 'ready') state.current = { status: 'loading' };
       try {
         const answer = await api.get();
         if (current !== generation) return;
+        // A switch flipped while this was on its way (/config reloads as it opens): the answer was
+        // read before the change and would flip it back. The change's own answer confirms it.
+        if (changes !== changesBefore && state.current.status === 'ready') return;
         confirmed = answer.settings;
         state.current = { status: 'ready', settings: answer.settings };
         void cache?.write(answer.settings).catch(() => undefined);
@@ -139,6 +145,7 @@ export function createSettingsStore({
     /** A switch or a choice: shown at once, sent at once, undone if the server refuses. */
     update(patch: SettingsPatch): Promise<boolean> {
       if (state.current.status !== 'ready') return Promise.resolve(false);
+      changes++;
       apply(patch);
       return persist(patch);
     },
@@ -147,6 +154,7 @@ export function createSettingsStore({
     setMaxDistance(value: number): void {
       if (state.current.status !== 'ready') return;
       const maxDistance = clampDistance(value);
+      changes++;
       apply({ search: { maxDistance } });
       if (sliderTimer !== undefined) timers.clear(sliderTimer);
       sliderTimer = timers.set(() => {
