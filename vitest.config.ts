@@ -55,7 +55,7 @@ const integration = (
     name,
     include,
     env: { TEST_DATABASE: database },
-    globalSetup: ['tests/helpers/database-setup.ts'],
+    globalSetup: ['tests/helpers/database-setup.ts', 'tests/helpers/server-bundle-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     isolate: false,

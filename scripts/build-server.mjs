@@ -1,10 +1,19 @@
-// Bundles the server's own code into dist/server (node_modules stay external): main.js, and the
-// operator's tools that must run in a production image without tsx (move-to-shared.js).
+// Bundles the server's own code (node_modules stay external): main.js, and the operator's tools
+// that must run in a production image without tsx (move-to-shared.js, moderator.js). Into
+// dist/server, or the directory given (`node scripts/build-server.mjs <dir>`, the test suite's
+// bundle: tests/helpers/server-bundle-setup.ts), with `<name>=<file>` entry points added.
 import { build } from 'esbuild';
 
+const [outdir = 'dist/server', ...extras] = process.argv.slice(2);
+
 await build({
-  entryPoints: { main: 'src/server/main.ts', 'move-to-shared': 'src/server/tools/move-to-shared-cli.ts' },
-  outdir: 'dist/server',
+  entryPoints: {
+    main: 'src/server/main.ts',
+    'move-to-shared': 'src/server/tools/move-to-shared-cli.ts',
+    moderator: 'src/server/tools/moderator-cli.ts',
+    ...Object.fromEntries(extras.map((extra) => extra.split('='))),
+  },
+  outdir,
   bundle: true,
   platform: 'node',
   target: 'node20',

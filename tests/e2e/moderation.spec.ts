@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from './helpers/test.ts';
 import { registerAccount } from './helpers/accounts.ts';
+import { grantModerator } from './helpers/moderator.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { matchUsers, pageFor, sendMessage, signIn, userWithProfile } from './helpers/chat-setup.ts';
 
@@ -10,16 +9,6 @@ import { matchUsers, pageFor, sendMessage, signIn, userWithProfile } from './hel
 // browser; the appeal and the lift.
 
 test.use({ geolocation: { latitude: 40.4169, longitude: -3.7035 }, permissions: ['geolocation'] });
-
-/** `npm run moderator -- add <email>` against the suite's running server (its embedded database). */
-async function grantModerator(email: string) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'src/server/tools/moderator-cli.ts', 'add', email],
-    { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test' } },
-  );
-  expect(stdout).toContain(`${email} is now moderator`);
-}
 
 async function expectNoAxeViolations(page: Page) {
   expect(await seriousViolations(page)).toEqual([]);

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { registerAccount } from './helpers/accounts.ts';
+import { grantModerator } from './helpers/moderator.ts';
 import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.ts';
 import { pngPhoto } from './helpers/png.ts';
@@ -40,10 +40,7 @@ async function person(
 /** A moderator, made as an operator would: `npm run moderator -- add <email>` on the app's database. */
 async function moderator(request: APIRequestContext): Promise<SignedIn> {
   const account = await registerAccount(request, { name: 'Marta' });
-  execFileSync('npx', ['tsx', 'src/server/tools/moderator-cli.ts', 'add', account.email], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'test' },
-    stdio: 'pipe',
-  });
+  await grantModerator(account.email);
   return signIn(request, account);
 }
 

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import path from 'node:path';
+import { inject } from 'vitest';
 import type { TestApp } from './test-app.ts';
 
 /** A server started as its own process, as an operator starts one. */
@@ -27,10 +29,14 @@ export function scaledNodeEnv(databaseUrl: string): Record<string, string> {
   };
 }
 
-/** `node --import tsx src/server/main.ts`: the sources, no build needed. */
-export const FROM_SOURCES = ['--import', 'tsx', 'src/server/main.ts'];
-/** `node dist/server/main.js`: the built bundle, what the Dockerfile runs. */
-export const FROM_BUILD = ['dist/server/main.js'];
+/**
+ * One of the run's server bundle's scripts (tests/helpers/server-bundle-setup.ts: `main`, `moderator`,
+ * `move-to-shared`, `quedada-crash-runner`), as `node` arguments: the bundle that
+ * `npm run build` makes and the Dockerfile runs.
+ */
+export function fromBundle(name: 'main' | 'moderator' | 'move-to-shared' | 'quedada-crash-runner'): string[] {
+  return [path.join(inject('serverBundleDir'), `${name}.js`)];
+}
 
 /** Starts a node with `env` on a free loopback port; resolves once `readyPath` answers 200. */
 export async function startNodeProcess(
@@ -38,7 +44,7 @@ export async function startNodeProcess(
   options: { args?: string[]; readyPath?: string; port?: number; timeoutMs?: number } = {},
 ): Promise<NodeProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, options.args ?? FROM_SOURCES, {
+  const child = spawn(process.execPath, options.args ?? fromBundle('main'), {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

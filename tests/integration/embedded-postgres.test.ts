@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../helpers/auth-api.ts';
 import { eventually } from '../helpers/chat-api.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { fromBundle } from '../helpers/node-process.ts';
 
 /**
  * `npm start`'s own database (docs/decisions/0019): a server started as a person starts it, with no
@@ -27,11 +28,11 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** `node --import tsx src/server/main.ts` on DATA_DIR, without DATABASE_URL or REDIS_URL. */
+/** The server's bundle (`node dist/server/main.js`) on DATA_DIR, without DATABASE_URL or REDIS_URL. */
 async function spawnNode(dataDir: string): Promise<Node> {
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...env } = process.env;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, fromBundle('main'), {
     env: {
       ...env,
       NODE_ENV: 'test',

@@ -10,6 +10,7 @@ import { EmbeddedDatabaseError, startEmbeddedPostgres } from '../../src/server/d
 import { createMemoryPhotoStore } from '../../src/server/features/photos/photo-store.ts';
 import { createDiscoveryApi, type DiscoveryApi } from '../helpers/discovery-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { fromBundle } from '../helpers/node-process.ts';
 
 /**
  * Issue #24 item 7: a full disk answers 507 with Retry-After and a Spanish text, never 500. The
@@ -132,7 +133,7 @@ describe.skipIf(!disk)('a full disk at start (embedded PostgreSQL on a 160 MB tm
 
     // `npm start` itself: the line on stderr, and a non-zero exit.
     const { DATABASE_URL: _database, REDIS_URL: _redis, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const child = spawn(process.execPath, fromBundle('main'), {
       env: { ...env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_DATA: '0', DATA_DIR: dataDir, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

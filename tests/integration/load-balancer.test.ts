@@ -1,9 +1,7 @@
 // @setup scaled — nginx in front of two nodes on PostgreSQL and Redis
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
@@ -11,7 +9,7 @@ import { createMatchedPair, eventually, type MatchedPair } from '../helpers/chat
 import { createDiscoveryApi, profileBody } from '../helpers/discovery-api.ts';
 import { NGINX_BINARY, type Nginx, startNginx } from '../helpers/nginx.ts';
 import {
-  FROM_BUILD,
+  fromBundle,
   freePort,
   hasExited,
   type NodeProcess,
@@ -83,7 +81,7 @@ async function startHeldUpload(node: NodeProcess, user: { userId: string; token:
 
 /**
  * QUALITY 15 and 16 behind a real load balancer: nginx with the shipped configuration in front
- * of two nodes started as the Dockerfile starts them (`node dist/server/main.js`).
+ * of two nodes started as the Dockerfile starts them (`node dist/server/main.js`: the run's bundle).
  */
 describe.runIf(isScaled)('two nodes behind nginx', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
@@ -98,7 +96,6 @@ describe.runIf(isScaled)('two nodes behind nginx', () => {
 
   beforeAll(async () => {
     if (!existsSync(NGINX_BINARY)) throw new Error(`nginx is required here: ${NGINX_BINARY} (apt-get install nginx)`);
-    await promisify(execFile)(process.execPath, ['scripts/build-server.mjs']);
     database = await createScratchDatabase(process.env.DATABASE_URL as string);
     env = {
       ...scaledNodeEnv(database.url),
@@ -112,7 +109,7 @@ describe.runIf(isScaled)('two nodes behind nginx', () => {
       [0, 1].map((index) =>
         startNodeProcess(
           { ...env, DATA_DIR: dataDirs[index] as string },
-          { args: FROM_BUILD, readyPath: '/api/ready' },
+          { args: fromBundle('main'), readyPath: '/api/ready' },
         ),
       ),
     );
@@ -281,7 +278,7 @@ describe.runIf(isScaled)('two nodes behind nginx', () => {
     const dead = nodes.find(hasExited) as NodeProcess;
     const restarted = await startNodeProcess(
       { ...env, DATA_DIR: dataDirs[2] as string },
-      { args: FROM_BUILD, readyPath: '/api/ready', port: dead.port },
+      { args: fromBundle('main'), readyPath: '/api/ready', port: dead.port },
     );
     nodes.push(restarted);
     const [a, b] = clients as [OutboxChatClient, OutboxChatClient];

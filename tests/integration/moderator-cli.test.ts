@@ -5,13 +5,14 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { moderationAudit, moderatorRoles } from '../../src/server/db/schema/index.ts';
 import { useTestApp } from '../helpers/auth-api.ts';
+import { fromBundle } from '../helpers/node-process.ts';
 
 /** `npm run moderator -- …` (src/server/tools/moderator-cli.ts) against the test app's database. */
 describe('the moderator command', () => {
   const ctx = useTestApp();
 
   const run = async (...args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/tools/moderator-cli.ts', ...args], {
+    promisify(execFile)(process.execPath, [...fromBundle('moderator'), ...args], {
       env: { ...process.env, DATABASE_URL: ctx.app.config.databaseUrl, REDIS_URL: '', NODE_ENV: 'test' },
     });
 

@@ -13,6 +13,7 @@ import { createFilesystemPhotoStore, newPhotoKey, thumbnailKey } from '../../src
 import { loadOrCreateVapidKeys } from '../../src/server/features/push/vapid-keys.ts';
 import { loadOrCreateTokenSecret } from '../../src/server/secrets.ts';
 import { createScratchDatabase } from '../helpers/test-app.ts';
+import { fromBundle } from '../helpers/node-process.ts';
 
 const isPostgres = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL;
 const run = promisify(execFile);
@@ -50,7 +51,7 @@ describe.runIf(isPostgres)('moving an embedded install to the shared database', 
     const vapid = await loadOrCreateVapidKeys(dataDir);
 
     const move = () =>
-      run(process.execPath, ['--import', 'tsx', 'src/server/tools/move-to-shared-cli.ts', dataDir], {
+      run(process.execPath, [...fromBundle('move-to-shared'), dataDir], {
         env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
       });
     const first = await move();
@@ -83,8 +84,8 @@ describe.runIf(isPostgres)('moving an embedded install to the shared database', 
 
   it('refuses to run without DATABASE_URL, naming it', async () => {
     const { DATABASE_URL: _url, REDIS_URL: _redis, ...env } = process.env;
-    await expect(
-      run(process.execPath, ['--import', 'tsx', 'src/server/tools/move-to-shared-cli.ts', dataDir], { env }),
-    ).rejects.toMatchObject({ stderr: expect.stringContaining('DATABASE_URL: required') });
+    await expect(run(process.execPath, [...fromBundle('move-to-shared'), dataDir], { env })).rejects.toMatchObject({
+      stderr: expect.stringContaining('DATABASE_URL: required'),
+    });
   });
 });

@@ -8,20 +8,17 @@ import { proposalBody, quedadaCalls } from '../helpers/quedada-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startSecondNode, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
+import { fromBundle } from '../helpers/node-process.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 
 /** Runs the crash runner: a third node that claims due jobs and dies by SIGKILL before sending. */
 function crashingRunner(databaseUrl: string, now: Date): Promise<{ signal: NodeJS.Signals | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'tests/helpers/quedada-crash-runner.ts', now.toISOString()],
-      {
-        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...fromBundle('quedada-crash-runner'), now.toISOString()], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout?.on('data', (chunk) => {
       output += String(chunk);
