@@ -333,6 +333,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   // show their reliability only when they let their matches see it.
   const openSessions = await registerOpenSessions(http, {
     db,
+    publicOrigin: config.publicOrigin,
     realtime: chat.realtime,
     // Each session's group conversation (docs/decisions/0056).
     groupChat: chat.groups,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { seriousViolations } from './helpers/axe.ts';
 import { pageFor, userWithProfile } from './helpers/chat-setup.ts';
 import { remoteSpot } from './helpers/spots.ts';
@@ -81,4 +82,14 @@ test('a host publishes an open session offline; someone nearby asks offline (rep
   await expect(pageG.getByTestId('open-session-state')).toHaveText('Estás dentro');
   await expect(pageG.getByRole('button', { name: 'Salir' })).toBeVisible();
   await pageG.screenshot({ path: 'test-results/open-session-detail-390.png', fullPage: true });
+
+  // Now in it, «Añadir al calendario» hands the session to the phone's calendar as an .ics.
+  const [download] = await Promise.all([
+    pageG.waitForEvent('download'),
+    pageG.getByRole('button', { name: 'Añadir al calendario' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^entreno-abierto-\d{4}-\d{2}-\d{2}\.ics$/);
+  const ics = readFileSync((await download.path()) as string, 'utf8').replace(/\r\n /g, '');
+  expect(ics).toContain('SUMMARY:Entreno abierto · ');
+  expect(ics).toContain(`/entrenos/abiertos/${sessionId}`);
 });

@@ -315,6 +315,48 @@ describe('open sessions', () => {
     expect((mine.body.sessions as OpenSession[]).map((s) => s._id)).toContain(session._id);
   });
 
+  it('«Añadir al calendario»: the .ics for the host and approved members, while the session is on', async () => {
+    const host = await api.userWithProfile({}, 'Begoña');
+    const session = await publish(host, { approval: 'host', note: 'Traed toalla' });
+    const member = await api.userWithProfile({}, 'Carmen');
+    const asker = await api.userWithProfile({}, 'Diana');
+    const stranger = await api.userWithProfile(
+      { location: { latitude: 41.3874, longitude: 2.1686, city: 'Barcelona' } },
+      'Elena',
+    );
+    expect((await write(member, `${session._id}/join`)).status).toBe(200);
+    expect((await write(host, `${session._id}/requests/${member.userId}`, { decision: 'approve' })).status).toBe(200);
+    expect((await write(asker, `${session._id}/join`)).status).toBe(200);
+
+    const calendar = (user: TestUser, id = session._id) =>
+      fetch(`${app.url}/api/open-sessions/${id}/calendar`, { headers: { authorization: `Bearer ${user.token}` } });
+    for (const [user, who] of [
+      [host, 'Tu entreno abierto: Pierna'],
+      [member, 'Entreno abierto de Begoña: Pierna'],
+    ] as const) {
+      const answer = await calendar(user);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+      expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="entreno-abierto-.+\.ics"$/);
+      const ics = (await answer.text()).replace(/\r\n /g, '');
+      expect(ics).toContain(`UID:open-session-${session._id}@entreno.app`);
+      expect(ics).toContain(`DESCRIPTION:${who}`);
+      expect(ics).toContain(`URL:${app.config.publicOrigin}/entrenos/abiertos/${session._id}`);
+    }
+    // Waiting for an answer: not yet in it. Unseen or unknown: as if it did not exist.
+    const waiting = await calendar(asker);
+    expect(waiting.status).toBe(403);
+    expect(((await waiting.json()) as { message: string }).message).toBe(M.notJoined);
+    expect((await calendar(stranger)).status).toBe(404);
+    expect((await calendar(member, 'not-an-id')).status).toBe(404);
+    expect((await calendar(member, randomUUID())).status).toBe(404);
+
+    expect((await write(host, `${session._id}/cancel`)).status).toBe(200);
+    const cancelled = await calendar(member);
+    expect(cancelled.status).toBe(409);
+    expect(((await cancelled.json()) as { message: string }).message).toBe(M.notOpen);
+  });
+
   it('a moderator removes a session; anyone else meets an unknown route', async () => {
     const host = await api.userWithProfile({}, 'Úrsula');
     const session = await publish(host);

@@ -14,10 +14,12 @@ import type {
   OpenSessionResponse,
   PublishOpenSessionInput,
 } from '#shared/open-sessions/open-session-schemas';
+import { CALENDAR_DOWNLOAD_FAILED, downloadFromApi } from '../../services/download.ts';
 import { currentDb, type LocalDb, pendingOutboxPayloads, readMeta, writeMeta } from '../../services/local-db.ts';
 import { requestJson } from '../../services/http.ts';
 import { outbox } from '../../services/offline.ts';
 import { connection } from '../../services/socket.ts';
+import { toast } from '../../ui/toast-store.ts';
 
 const KEY = {
   nearby: 'openSessions:nearby',
@@ -230,6 +232,19 @@ export function writeOpenSession(session: OpenSession, write: Write): Promise<bo
 let isStarted = false;
 
 /** Once at start-up: how the outbox applies an answer or a refusal, and the live `openSessionUpdated`. */
+/** «Añadir al calendario»: the session's `.ics` (host and approved members). */
+export async function downloadOpenSessionCalendar(session: OpenSession): Promise<void> {
+  try {
+    await downloadFromApi(
+      `open-sessions/${encodeURIComponent(session._id)}/calendar`,
+      `entreno-abierto-${session.startsAt.slice(0, 10)}.ics`,
+    );
+  } catch (error) {
+    console.warn('[open-sessions] calendar download failed', error);
+    toast.error(CALENDAR_DOWNLOAD_FAILED);
+  }
+}
+
 export function startOpenSessions(): void {
   if (isStarted) return;
   isStarted = true;

@@ -6,9 +6,17 @@ import { connection } from '../../services/socket.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
 import { Button, buttonClasses } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
+import { CalendarIcon } from '../../ui/icons.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { OpenSessionFacts, PANEL, stateLabel } from './open-session-card.tsx';
-import { readError, readMembers, readSession, refreshSession, writeOpenSession } from './open-session-store.ts';
+import {
+  downloadOpenSessionCalendar,
+  readError,
+  readMembers,
+  readSession,
+  refreshSession,
+  writeOpenSession,
+} from './open-session-store.ts';
 import { ScreenHeader } from './open-sessions-screen.tsx';
 
 type Shown = { session: OpenSession | null; members: OpenSessionMember[]; error: string };
@@ -206,6 +214,16 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
             </p>
           )}
           <Actions session={session} />
+          {session.status === 'open' && (session.myState === 'host' || session.myState === 'approved') && (
+            <Button
+              variant="secondary"
+              isFullWidth
+              iconStart={<CalendarIcon className="size-4" />}
+              onClick={() => void downloadOpenSessionCalendar(session)}
+            >
+              Añadir al calendario
+            </Button>
+          )}
           {session.conversationId && (
             <Link
               to="/messages/$conversationId"

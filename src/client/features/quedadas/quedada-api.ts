@@ -5,7 +5,7 @@ import type {
   ReliabilityResponse,
 } from '#shared/quedadas/quedada-schemas';
 import { searchGyms } from '../../services/gym-search.ts';
-import { api, requestJson, toApiError } from '../../services/http.ts';
+import { requestJson } from '../../services/http.ts';
 
 export const quedadaApi = {
   listForConversation: (conversationId: string) =>
@@ -16,14 +16,6 @@ export const quedadaApi = {
     requestJson<QuedadaSuggestionsResponse>(`quedadas/conversations/${encodeURIComponent(conversationId)}/suggestions`),
   reliability: (userId: string) =>
     requestJson<ReliabilityResponse>(`quedadas/reliability/${encodeURIComponent(userId)}`),
-  /** The `.ics` of an accepted quedada, as text (the bearer token rides on the call). */
-  async calendar(quedadaId: string): Promise<string> {
-    try {
-      return await api(`quedadas/${encodeURIComponent(quedadaId)}/calendar`).text();
-    } catch (error) {
-      throw await toApiError(error);
-    }
-  },
   /** Gym search (`search_gyms`, spec 001 §7) after the two profiles' gyms; a failure finds nothing. */
   searchGyms: (query: string, signal?: AbortSignal) => searchGyms(query, null, signal),
 };

@@ -14,6 +14,7 @@ import type {
 } from '#shared/quedadas/quedada-schemas';
 import { transition } from '#shared/quedadas/quedada-state';
 import { QUEDADA_MESSAGES } from '#shared/quedadas/quedada-messages';
+import { CALENDAR_DOWNLOAD_FAILED, downloadFromApi } from '../../services/download.ts';
 import { currentDb, type LocalDb, type StoredQuedada, upsertQuedadas } from '../../services/local-db.ts';
 import { outbox } from '../../services/offline.ts';
 import { session } from '../../services/session.ts';
@@ -124,18 +125,13 @@ export async function refreshUpcoming(): Promise<void> {
 /** "Añadir al calendario": downloads the server's `.ics`. */
 export async function downloadCalendar(quedada: Quedada): Promise<void> {
   try {
-    const text = await quedadaApi.calendar(quedada._id);
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/calendar' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `entreno-${quedada.startsAt.slice(0, 10)}.ics`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    await downloadFromApi(
+      `quedadas/${encodeURIComponent(quedada._id)}/calendar`,
+      `entreno-${quedada.startsAt.slice(0, 10)}.ics`,
+    );
   } catch (error) {
     console.warn('[quedadas] calendar download failed', error);
-    toast.error('No se pudo descargar el calendario. Comprueba tu conexión.');
+    toast.error(CALENDAR_DOWNLOAD_FAILED);
   }
 }
 

@@ -32,6 +32,8 @@ export async function registerOpenSessions(
   http: FastifyInstance,
   deps: {
     db: Database;
+    /** Where the `.ics` links back to (a session's page). */
+    publicOrigin: string;
     /** The chat's emitter: `user:<id>` on every node (QUALITY 16). */
     realtime: ChatRealtime;
     clock: Clock;
@@ -59,7 +61,7 @@ export async function registerOpenSessions(
   });
   // «Salir» in a session's chat leaves the session (docs/decisions/0056).
   deps.groupChat?.onLeave?.((userId, conversationId, clientId) => sessions.leaveChat(userId, conversationId, clientId));
-  await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions });
+  await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions, publicOrigin: deps.publicOrigin });
   const runner = periodicPass(
     () => sessions.runDueReminders(),
     OPEN_SESSION_JOB_INTERVAL_MS,

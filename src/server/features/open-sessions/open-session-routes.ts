@@ -5,6 +5,8 @@ import type {
   OpenSessionResponse,
 } from '#shared/open-sessions/open-session-schemas';
 import { requireAuth } from '../../plugins/auth.ts';
+import { openSessionCalendar } from './open-session-calendar.ts';
+import { OPEN_SESSION_REMINDER_MS } from './open-session-notices.ts';
 import type { OpenSessionService } from './open-session-service.ts';
 
 type Params = { id: string };
@@ -14,7 +16,10 @@ type MemberParams = { id: string; userId: string };
  * `/api/open-sessions` («Entrenos abiertos», issue #35, docs/decisions/0055). Writes are POSTs
  * carrying the outbox's clientId: a replay answers 200 with the session as it is.
  */
-export async function openSessionRoutes(app: FastifyInstance, options: { sessions: OpenSessionService }) {
+export async function openSessionRoutes(
+  app: FastifyInstance,
+  options: { sessions: OpenSessionService; publicOrigin: string },
+) {
   const { sessions } = options;
   app.addHook('preHandler', app.authenticate);
 
@@ -34,6 +39,20 @@ export async function openSessionRoutes(app: FastifyInstance, options: { session
 
   app.get<{ Params: Params }>('/:id', async (request): Promise<OpenSessionResponse> => {
     return { success: true, session: await sessions.detail(requireAuth(request).userId, request.params.id) };
+  });
+
+  // «Añadir al calendario»: an .ics download for the host and the approved members.
+  app.get<{ Params: Params }>('/:id/calendar', async (request, reply) => {
+    const session = await sessions.calendar(requireAuth(request).userId, request.params.id);
+    const body = openSessionCalendar(session, {
+      reminderMinutes: OPEN_SESSION_REMINDER_MS / 60_000,
+      url: new URL(`/entrenos/abiertos/${session._id}`, options.publicOrigin).toString(),
+      changedAt: new Date(),
+    });
+    return reply
+      .header('content-type', 'text/calendar; charset=utf-8')
+      .header('content-disposition', `attachment; filename="entreno-abierto-${session._id.slice(0, 8)}.ics"`)
+      .send(body);
   });
 
   app.get<{ Params: Params }>('/:id/members', async (request): Promise<OpenSessionMembersResponse> => {

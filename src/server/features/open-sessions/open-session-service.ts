@@ -226,6 +226,14 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
 
     detail: current,
 
+    /** «Añadir al calendario»: the session for its `.ics`, to its host and approved members while it is on. */
+    async calendar(userId: string, sessionId: string): Promise<OpenSession> {
+      const record = await visible(userId, sessionId);
+      if (record.hostId !== userId && record.myState !== 'approved') throw forbidden(OPEN_SESSION_MESSAGES.notJoined);
+      if (record.status !== 'open') throw conflict(OPEN_SESSION_MESSAGES.notOpen, 'NOT_OPEN');
+      return toView(record, userId);
+    },
+
     /** The host's list: each requester's profile with «Por qué encajáis» and reliability. */
     async members(userId: string, sessionId: string): Promise<OpenSessionMember[]> {
       const session = await hosted(userId, sessionId);

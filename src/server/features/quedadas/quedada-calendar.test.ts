@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import type { Quedada } from '#shared/quedadas/quedada-schemas';
-import { foldLine, icalText, quedadaCalendar } from './quedada-calendar.ts';
+import { foldLine, icalText } from '../../infra/icalendar.ts';
+import { quedadaCalendar } from './quedada-calendar.ts';
 
 const base: Quedada = {
   _id: '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
