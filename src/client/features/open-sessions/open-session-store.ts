@@ -229,9 +229,6 @@ export function writeOpenSession(session: OpenSession, write: Write): Promise<bo
   );
 }
 
-let isStarted = false;
-
-/** Once at start-up: how the outbox applies an answer or a refusal, and the live `openSessionUpdated`. */
 /** «Añadir al calendario»: the session's `.ics` (host and approved members). */
 export async function downloadOpenSessionCalendar(session: OpenSession): Promise<void> {
   try {
@@ -245,6 +242,9 @@ export async function downloadOpenSessionCalendar(session: OpenSession): Promise
   }
 }
 
+let isStarted = false;
+
+/** Once at start-up: how the outbox applies an answer or a refusal, and the live `openSessionUpdated`. */
 export function startOpenSessions(): void {
   if (isStarted) return;
   isStarted = true;

@@ -122,7 +122,7 @@ export function createSettingsStore({
         if (current !== generation) return;
         // A switch flipped while this was on its way (/config reloads as it opens): the answer was
         // read before the change and would flip it back. The change's own answer confirms it.
-        if (changes !== changesBefore && state.current.status === 'ready') return;
+        if (changes !== changesBefore) return;
         confirmed = answer.settings;
         state.current = { status: 'ready', settings: answer.settings };
         void cache?.write(answer.settings).catch(() => undefined);
