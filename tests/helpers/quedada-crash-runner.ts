@@ -1,7 +1,8 @@
 /**
  * A job-runner node that dies by SIGKILL right after its claim committed, before it sends
  * anything (tests/integration/quedadas-multi-node.test.ts). Usage:
- * `node --import tsx tests/helpers/quedada-crash-runner.ts <now ISO>` with DATABASE_URL set.
+ * `node <bundle>/quedada-crash-runner.js <now ISO>` with DATABASE_URL set (the run's server bundle:
+ * `fromBundle` in tests/helpers/node-process.ts).
  */
 import { openDatabase } from '../../src/server/db/client.ts';
 import { createQuedadaRepository } from '../../src/server/features/quedadas/quedada-repository.ts';

@@ -64,7 +64,7 @@ async function startNode(dataDir: string): Promise<Node> {
       (response) => response.ok,
       () => false,
     );
-    // A hang detector, not a timing: a first start runs initdb, tsx and the migrations.
+    // A hang detector, not a timing: a first start runs initdb and the migrations.
   }, 180_000);
   return node;
 }
