@@ -1,3 +1,4 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import UnoCSS from 'unocss/vite';
 import { defineConfig, type Plugin } from 'vite';
@@ -22,7 +23,7 @@ function preloadLoginRoute(): Plugin {
         const bundle = context.bundle;
         if (!bundle) return html;
         const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-        const login = chunks.find((chunk) => chunk.facadeModuleId?.endsWith('/src/client/routes/login.tsx'));
+        const login = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith('/src/client/routes/login.tsx')));
         if (!login) throw new Error('preload-login-route: no chunk for src/client/routes/login.tsx');
         const files = new Set<string>();
         const styles = new Set<string>();
@@ -53,6 +54,89 @@ function preloadLoginRoute(): Plugin {
           }));
         return [...stylesheets, ...modules];
       },
+    },
+  };
+}
+
+/** The modules that open the signed-in area: its layout, its pages and the runtime they start. */
+const SIGNED_IN_ROOTS = [
+  'app/layouts/protected-layout.tsx',
+  'app/signed-in-runtime.ts',
+  'features/moderation/moderator-access.ts',
+  ...['home', 'config', 'matches', 'messages', 'messages-conversation', 'entrenos', 'entrenos-abiertos'].map(
+    (page) => `routes/${page}.tsx`,
+  ),
+  ...['notifications', 'edit-profile', 'moderation'].map((page) => `routes/${page}.tsx`),
+];
+
+/** The modules that open the other public screens (registration, recovery, the info pages). */
+const PUBLIC_SCREENS = [
+  'app/layouts/auth-layout.tsx',
+  'app/layouts/info-layout.tsx',
+  ...['register', 'register-email', 'register-google', 'forgot-password', 'reset-password'].map(
+    (page) => `routes/${page}.tsx`,
+  ),
+  ...['unauthorized', 'not-found', 'terms', 'privacy', 'compartido', 'dev-outbox', 'dev-ui'].map(
+    (page) => `routes/${page}.tsx`,
+  ),
+];
+
+type ModuleGraph = {
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
+};
+
+/**
+ * Every module `roots` (paths under src/client) import, statically and, from a module
+ * `isDynamicFollowed` accepts, through `import()` too.
+ */
+function reachable(graph: ModuleGraph, roots: readonly string[], isDynamicFollowed: (id: string) => boolean) {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    const info = graph.getModuleInfo(id);
+    if (!info) return;
+    seen.add(id);
+    for (const imported of info.importedIds) visit(imported);
+    if (isDynamicFollowed(id)) for (const imported of info.dynamicallyImportedIds) visit(imported);
+  };
+  for (const root of roots) visit(path.resolve('src/client', root));
+  return seen;
+}
+
+/**
+ * Four chunks where automatic splitting made dozens (a signed-in load of /home fetched 56 scripts;
+ * the features' barrels make most pages need most of the area anyway):
+ *
+ * - `core`: what the entry imports (React, the router, the session…), which every page runs;
+ * - `login`: what the login route adds, the page every visitor lands on (QUALITY 28 counts it);
+ * - `shared`: what the signed-in area shares with the other public screens (dialogs, menus…);
+ * - `signed-in`: everything else the signed-in pages reach, which no public screen loads.
+ *
+ * The same code in a sixth of the requests: a fresh signed-in load of /home cost about a fifth less
+ * CPU (docs/performance.md "The test suite"). The other public screens keep their own chunks.
+ */
+function appChunks() {
+  let chunkOf: Map<string, string> | null = null;
+  const assign = (graph: ModuleGraph) => {
+    const chunks = new Map<string, string>();
+    // The entry's own dynamic imports (the router's lazy pages, the signed-in runtime) are not
+    // followed from it; a screen's are (what a public screen opens is public too).
+    const core = reachable(graph, ['main.tsx'], () => false);
+    const login = reachable(graph, ['routes/login.tsx'], () => false);
+    // The login route's own lazy part (a restricted account's panel) counts with the other screens.
+    const screens = reachable(graph, [...PUBLIC_SCREENS, 'routes/login.tsx'], (module) => !core.has(module));
+    const isPublic = (module: string) => core.has(module) || login.has(module) || screens.has(module);
+    const signedIn = reachable(graph, SIGNED_IN_ROOTS, (module) => !isPublic(module));
+    for (const module of core) chunks.set(module, 'core');
+    for (const module of login) if (!chunks.has(module)) chunks.set(module, 'login');
+    for (const module of signedIn)
+      if (!chunks.has(module)) chunks.set(module, screens.has(module) ? 'shared' : 'signed-in');
+    return chunks;
+  };
+  return {
+    name: (id: string, graph: ModuleGraph) => {
+      chunkOf ??= assign(graph);
+      return chunkOf.get(id) ?? null;
     },
   };
 }
@@ -101,6 +185,17 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    // The signed-in chunk is the whole signed-in area (`appChunks`), ~500 kB before compression.
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // A chunk takes only the modules `appChunks` names for it, never their imports too.
+          includeDependenciesRecursively: false,
+          groups: [appChunks()],
+        },
+      },
+    },
   },
   server: {
     proxy: {
