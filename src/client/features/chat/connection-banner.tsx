@@ -3,6 +3,7 @@ import { networkStatus, outbox, watchPendingCount } from '../../services/offline
 import { type ConnectionStatus, connection } from '../../services/socket.ts';
 import { pendingLabel } from '../../ui/pending-label.ts';
 import { StatusPill } from '../../ui/status-pill.tsx';
+import { shownConnectionStatus } from './shown-connection-status.ts';
 
 /** The banner texts of spec 001 §2. */
 export function connectionLabel(status: ConnectionStatus): string {
@@ -18,13 +19,11 @@ export function connectionLabel(status: ConnectionStatus): string {
   }
 }
 
-const OFFLINE: ConnectionStatus = { status: 'disconnected', reason: 'server' };
-
-/** The socket's status; "Sin conexión" whenever the browser itself is offline. */
+/** The socket's status as a signed-in screen shows it (`shownConnectionStatus`). */
 export function useConnectionStatus(): ConnectionStatus {
   const status = useSyncExternalStore(connection.subscribe, connection.getSnapshot, connection.getSnapshot);
   const isOnline = useSyncExternalStore(networkStatus.subscribe, networkStatus.getSnapshot, () => true);
-  return isOnline ? status : OFFLINE;
+  return shownConnectionStatus(status, isOnline);
 }
 
 const MESSAGE_KINDS = ['message'] as const;
