@@ -1,5 +1,5 @@
 import type { GoogleConfig } from './google-config.ts';
-import { createGoogleStandIn, type GoogleStandIn } from './google-stand-in.ts';
+import { createGoogleStandIn, type GoogleStandIn, sharedStandInKey } from './google-stand-in.ts';
 import { createGoogleVerifier, type GoogleVerifier } from './google-verifier.ts';
 
 export type GoogleSignIn = {
@@ -33,7 +33,11 @@ export async function createGoogleSignIn(
   }
   const [issuer] = config.issuers;
   if (!issuer) throw new TypeError('createGoogleSignIn: the stand-in needs an issuer');
-  const standIn = await createGoogleStandIn({ issuer, clientId: config.clientId });
+  const standIn = await createGoogleStandIn({
+    issuer,
+    clientId: config.clientId,
+    privateJwk: await sharedStandInKey(),
+  });
   return {
     config,
     standIn,

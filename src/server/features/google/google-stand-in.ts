@@ -128,6 +128,21 @@ export async function createGoogleStandIn(options: {
   };
 }
 
+/** The key `sharedStandInKey` made, once per process. */
+let sharedKey: Promise<JWK> | undefined;
+
+/**
+ * A private RSA key made once per process, for the stand-in of every app the process builds: a
+ * 2048-bit key costs about 0.18 s of CPU, and a test process builds an app per file (each one made
+ * its own). One issuer, one key: what Google is to several nodes.
+ */
+export function sharedStandInKey(): Promise<JWK> {
+  sharedKey ??= generateKeyPair('RS256', { modulusLength: 2048, extractable: true }).then(({ privateKey }) =>
+    exportJWK(privateKey),
+  );
+  return sharedKey;
+}
+
 /**
  * A Google-looking account id (21 digits) derived from the e-mail: stable across restarts, so the
  * same demo account signs in to the same Entreno user every time.
