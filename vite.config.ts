@@ -23,7 +23,7 @@ function preloadLoginRoute(): Plugin {
         const bundle = context.bundle;
         if (!bundle) return html;
         const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-        const login = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith('/src/client/routes/login.tsx')));
+        const login = chunks.find((chunk) => chunk.facadeModuleId?.endsWith('/src/client/routes/login.tsx'));
         if (!login) throw new Error('preload-login-route: no chunk for src/client/routes/login.tsx');
         const files = new Set<string>();
         const styles = new Set<string>();
@@ -104,33 +104,34 @@ function reachable(graph: ModuleGraph, roots: readonly string[], isDynamicFollow
 }
 
 /**
- * Four chunks where automatic splitting made dozens (a signed-in load of /home fetched 56 scripts;
- * the features' barrels make most pages need most of the area anyway):
+ * The signed-in area in two chunks where automatic splitting made ~45 (a signed-in load of /home
+ * fetched 56 scripts; the features' barrels make most pages need most of the area anyway):
  *
- * - `core`: what the entry imports (React, the router, the session…), which every page runs;
- * - `login`: what the login route adds, the page every visitor lands on (QUALITY 28 counts it);
- * - `shared`: what the signed-in area shares with the other public screens (dialogs, menus…);
- * - `signed-in`: everything else the signed-in pages reach, which no public screen loads.
+ * - `shared`: what the signed-in area shares with the public screens other than the login
+ *   (dialogs, menus, the registration's parts…);
+ * - `signed-in`: everything else its pages reach, which no public screen loads.
  *
- * The same code in a sixth of the requests: a fresh signed-in load of /home cost about a fifth less
- * CPU (docs/performance.md "The test suite"). The other public screens keep their own chunks.
+ * The same code in about a third of the requests, and a fresh signed-in load of /home costs about a
+ * fifth less CPU (docs/performance.md "The test suite"). The entry and the login route keep
+ * automatic splitting: fewer, larger files there made Lighthouse's simulated blocking time on
+ * /login worse (docs/performance.md "Fewer files for the login's start", decision 0031).
  */
-function appChunks() {
+function signedInChunks() {
   let chunkOf: Map<string, string> | null = null;
   const assign = (graph: ModuleGraph) => {
     const chunks = new Map<string, string>();
     // The entry's own dynamic imports (the router's lazy pages, the signed-in runtime) are not
-    // followed from it; a screen's are (what a public screen opens is public too).
-    const core = reachable(graph, ['main.tsx'], () => false);
+    // followed from it; a screen's are (what a public screen opens is public too: the login's
+    // panel for a restricted account).
+    const entry = reachable(graph, ['main.tsx'], () => false);
     const login = reachable(graph, ['routes/login.tsx'], () => false);
-    // The login route's own lazy part (a restricted account's panel) counts with the other screens.
-    const screens = reachable(graph, [...PUBLIC_SCREENS, 'routes/login.tsx'], (module) => !core.has(module));
-    const isPublic = (module: string) => core.has(module) || login.has(module) || screens.has(module);
+    const screens = reachable(graph, [...PUBLIC_SCREENS, 'routes/login.tsx'], (module) => !entry.has(module));
+    const isPublic = (module: string) => entry.has(module) || screens.has(module);
     const signedIn = reachable(graph, SIGNED_IN_ROOTS, (module) => !isPublic(module));
-    for (const module of core) chunks.set(module, 'core');
-    for (const module of login) if (!chunks.has(module)) chunks.set(module, 'login');
-    for (const module of signedIn)
-      if (!chunks.has(module)) chunks.set(module, screens.has(module) ? 'shared' : 'signed-in');
+    for (const module of signedIn) {
+      if (entry.has(module) || login.has(module)) continue;
+      chunks.set(module, screens.has(module) ? 'shared' : 'signed-in');
+    }
     return chunks;
   };
   return {
@@ -185,14 +186,14 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
-    // The signed-in chunk is the whole signed-in area (`appChunks`), ~500 kB before compression.
+    // The signed-in chunk is most of the signed-in area (`signedInChunks`), ~500 kB before compression.
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // A chunk takes only the modules `appChunks` names for it, never their imports too.
+          // A chunk takes only the modules `signedInChunks` names for it, never their imports too.
           includeDependenciesRecursively: false,
-          groups: [appChunks()],
+          groups: [signedInChunks()],
         },
       },
     },
