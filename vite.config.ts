@@ -81,6 +81,9 @@ const PUBLIC_SCREENS = [
   ),
 ];
 
+/** A module id from its path under src/client. */
+const fromClient = (file: string) => path.resolve('src/client', file);
+
 type ModuleGraph = {
   getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
 };
@@ -99,7 +102,7 @@ function reachable(graph: ModuleGraph, roots: readonly string[], isDynamicFollow
     for (const imported of info.importedIds) visit(imported);
     if (isDynamicFollowed(id)) for (const imported of info.dynamicallyImportedIds) visit(imported);
   };
-  for (const root of roots) visit(path.resolve('src/client', root));
+  for (const root of roots) visit(fromClient(root));
   return seen;
 }
 
@@ -123,6 +126,14 @@ function signedInChunks() {
     // The entry's own dynamic imports (the router's lazy pages, the signed-in runtime) are not
     // followed from it; a screen's are (what a public screen opens is public too: the login's
     // panel for a restricted account).
+    const listed = new Set([...SIGNED_IN_ROOTS, ...PUBLIC_SCREENS, 'routes/login.tsx'].map(fromClient));
+    const pages = graph.getModuleInfo(fromClient('app/router.tsx'))?.dynamicallyImportedIds ?? [];
+    const unlisted = pages.filter((page) => !listed.has(page));
+    if (pages.length === 0 || unlisted.length > 0) {
+      throw new Error(
+        `vite.config.ts: list each lazy page of src/client/app/router.tsx in SIGNED_IN_ROOTS or PUBLIC_SCREENS: ${unlisted.join(', ') || 'none found'}`,
+      );
+    }
     const entry = reachable(graph, ['main.tsx'], () => false);
     const login = reachable(graph, ['routes/login.tsx'], () => false);
     const screens = reachable(graph, [...PUBLIC_SCREENS, 'routes/login.tsx'], (module) => !entry.has(module));
