@@ -328,6 +328,9 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     publicOrigin: config.publicOrigin,
     hasDevRoutes: !isProduction,
     bus,
+    // What the person's open sessions add to their reliability («¿Quién vino?», docs/decisions/0055);
+    // called per request, once the open sessions below are registered.
+    openSessionRecord: (userId) => openSessions.sessions.attendanceRecord(userId),
   });
   // Open sessions («Entrenos abiertos», issue #35, docs/decisions/0055): the host's requesters
   // show their reliability only when they let their matches see it.
@@ -340,6 +343,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     clock,
     limiter,
     notifier: notifications.notifications,
+    hasDevRoutes: !isProduction,
     privacyOf,
     reliabilityOf: async (userId) =>
       (await settings.settings.get(userId)).quedadas.showReliability

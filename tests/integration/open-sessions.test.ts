@@ -20,8 +20,9 @@ import { normalizeGymName } from '#shared/discovery/compatibility';
 import { createMatchedPair } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { createModerator } from '../helpers/moderation-api.ts';
+import { openSessionBody } from '../helpers/open-session-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
+import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 /** «Entrenos abiertos» (issue #35, docs/decisions/0055): every route's access, the both-ways filters, blocks, «Completo», replays. */
 describe('open sessions', () => {
@@ -37,19 +38,7 @@ describe('open sessions', () => {
     await app?.close();
   });
 
-  const publishBody = (overrides: Record<string, unknown> = {}) => ({
-    clientId: randomUUID(),
-    gymName: 'Altafit Argüelles',
-    gymAddress: 'Calle de la Princesa 50, Madrid',
-    startsAt: new Date(clock.now().getTime() + 2 * DAY).toISOString(),
-    durationMin: 60,
-    activity: 'Pierna',
-    level: 'all',
-    places: 2,
-    visibility: 'nearby',
-    approval: 'first',
-    ...overrides,
-  });
+  const publishBody = (overrides: Record<string, unknown> = {}) => openSessionBody(clock.now(), overrides);
   const publish = async (host: TestUser, overrides: Record<string, unknown> = {}): Promise<OpenSession> => {
     const response = await api.post('/open-sessions', publishBody(overrides), host.token);
     expect(response.status, JSON.stringify(response.body)).toBe(201);

@@ -38,6 +38,7 @@ export const OPEN_SESSION_MESSAGES = {
   notFound: 'Entreno no encontrado',
   hostOnly: 'Solo quien publica el entreno puede hacerlo',
   notOpen: 'Este entreno ya no admite cambios',
+  ended: 'Este entreno ya ha terminado',
   full: 'Completo',
   ownSession: 'No puedes unirte a tu propio entreno',
   cannotRejoin: 'No puedes volver a unirte a este entreno',

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
+  boolean,
   check,
   doublePrecision,
   index,
@@ -48,6 +50,8 @@ export const openSessions = pgTable(
     status: text().notNull().default('open'),
     conversationId: uuid().references(() => conversations.id, { onDelete: 'set null' }),
     removedBy: uuid(),
+    /** «Repetir la próxima semana»: the session this one repeats (its approved members are invited). */
+    repeatOf: uuid().references((): AnyPgColumn => openSessions.id, { onDelete: 'set null' }),
     /**
      * The session's reminder as a durable job (the quedada jobs' pattern, docs/decisions/0029): due
      * at `reminder_at`, claimed with `for update skip locked` and a lease, done once sent.
@@ -108,4 +112,31 @@ export const openSessionActions = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ name: 'open_session_actions_pk', columns: [table.userId, table.clientId] })],
+);
+
+/**
+ * «¿Quién vino?» (docs/decisions/0055, session 15): what `markerId` says of `subjectId` after the
+ * session, one row per trio, replaced while the marks are open.
+ */
+export const openSessionAttendance = pgTable(
+  'open_session_attendance',
+  {
+    sessionId: uuid()
+      .notNull()
+      .references(() => openSessions.id, { onDelete: 'cascade' }),
+    markerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subjectId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    came: boolean().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ name: 'open_session_attendance_pk', columns: [table.sessionId, table.markerId, table.subjectId] }),
+    index('open_session_attendance_subject_idx').on(table.subjectId, table.sessionId),
+    check('open_session_attendance_not_self_check', sql`${table.markerId} <> ${table.subjectId}`),
+  ],
 );

@@ -9,7 +9,23 @@ export type MemberRecord = { userId: string; state: MemberState; message: string
 export type MemberWriteOutcome =
   | { kind: 'applied'; state: MemberState; previous: MemberState | null }
   | { kind: 'replay' }
-  | { kind: 'refused'; reason: 'not-open' | 'full' | 'cannot-rejoin' | 'not-requested' | 'not-member' | 'not-joined' };
+  | {
+      kind: 'refused';
+      reason: 'not-open' | 'ended' | 'full' | 'cannot-rejoin' | 'not-requested' | 'not-member' | 'not-joined';
+    };
+
+/** The locked session as a member write sees it. */
+type LockedSession = {
+  status: string;
+  places: number;
+  approval: string;
+  /** Its end has passed: who was in it is settled («¿Quién vino?» counts on it). */
+  hasEnded: boolean;
+  /** «Repetir la próxima semana»: the session this one repeats. */
+  repeatOf: string | null;
+  taken: number;
+  state: MemberState | null;
+};
 
 export type OpenSessionMemberRepository = ReturnType<typeof createOpenSessionMemberRepository>;
 
@@ -27,18 +43,31 @@ export function createOpenSessionMemberRepository(db: Database) {
     userId: string,
     clientId: string,
     sessionId: string,
-    apply: (
-      tx: SqlExecutor,
-      session: { status: string; places: number; approval: string; taken: number; state: MemberState | null },
-    ) => Promise<MemberWriteOutcome>,
+    now: Date,
+    apply: (tx: SqlExecutor, session: LockedSession) => Promise<MemberWriteOutcome>,
   ): Promise<MemberWriteOutcome> =>
     db.transaction(async (tx) => {
-      const [session] = rowsOf<{ status: string; places: number; approval: string }>(
+      const [row] = rowsOf<{
+        status: string;
+        places: number;
+        approval: string;
+        has_ended: boolean;
+        repeat_of: string | null;
+      }>(
         await tx.execute(
-          sql`select status, places, approval from open_sessions where id = ${sessionId}::uuid for update`,
+          sql`select status, places, approval, repeat_of,
+              starts_at + make_interval(mins => duration_min) <= ${now}::timestamptz as has_ended
+            from open_sessions where id = ${sessionId}::uuid for update`,
         ),
       );
-      if (!session) return { kind: 'refused', reason: 'not-open' };
+      if (!row) return { kind: 'refused', reason: 'not-open' };
+      const session = {
+        status: row.status,
+        places: row.places,
+        approval: row.approval,
+        hasEnded: row.has_ended,
+        repeatOf: row.repeat_of,
+      };
       const recorded = rowsOf(
         await tx.execute(sql`insert into open_session_actions (user_id, client_id, session_id)
           values (${userId}::uuid, ${clientId}::text, ${sessionId}::uuid) on conflict do nothing returning 1`),
@@ -66,6 +95,14 @@ export function createOpenSessionMemberRepository(db: Database) {
   const setState = (tx: SqlExecutor, sessionId: string, userId: string, state: MemberState, now: Date) =>
     tx.execute(sql`update open_session_members set state = ${state}::text, updated_at = ${now}::timestamptz
       where session_id = ${sessionId}::uuid and user_id = ${userId}::uuid`);
+
+  /** Held a place in `previousId` («Repetir la próxima semana» invites them: approved at once). */
+  const wasApprovedIn = async (tx: SqlExecutor, previousId: string | null, userId: string) =>
+    previousId !== null &&
+    rowsOf(
+      await tx.execute(sql`select 1 from open_session_members where session_id = ${previousId}::uuid
+        and user_id = ${userId}::uuid and state = 'approved'`),
+    ).length > 0;
 
   const bump = (tx: SqlExecutor, sessionId: string, now: Date) =>
     tx.execute(sql`update open_sessions set version = version + 1, updated_at = ${now}::timestamptz
@@ -95,8 +132,9 @@ export function createOpenSessionMemberRepository(db: Database) {
 
     /** A join: first come takes a place at once; host approval files a request. «Completo» refuses both. */
     join(userId: string, clientId: string, sessionId: string, message: string | null, now: Date) {
-      return memberWrite(userId, clientId, sessionId, async (tx, session) => {
+      return memberWrite(userId, clientId, sessionId, now, async (tx, session) => {
         if (session.status !== 'open') return { kind: 'refused', reason: 'not-open' };
+        if (session.hasEnded) return { kind: 'refused', reason: 'ended' };
         if (session.state === 'requested' || session.state === 'approved') {
           return { kind: 'applied', state: session.state, previous: session.state };
         }
@@ -104,7 +142,10 @@ export function createOpenSessionMemberRepository(db: Database) {
           return { kind: 'refused', reason: 'cannot-rejoin' };
         }
         if (session.taken >= session.places) return { kind: 'refused', reason: 'full' };
-        const state: MemberState = session.approval === 'first' ? 'approved' : 'requested';
+        const state: MemberState =
+          session.approval === 'first' || (await wasApprovedIn(tx, session.repeatOf, userId))
+            ? 'approved'
+            : 'requested';
         await tx.execute(sql`insert into open_session_members (session_id, user_id, state, message, created_at, updated_at)
           values (${sessionId}::uuid, ${userId}::uuid, ${state}::text, ${message}::text, ${now}::timestamptz, ${now}::timestamptz)
           on conflict (session_id, user_id) do update set state = excluded.state, message = excluded.message,
@@ -116,8 +157,9 @@ export function createOpenSessionMemberRepository(db: Database) {
 
     /** The host's answer to a pending request; approving needs a free place. */
     answer(hostId: string, clientId: string, sessionId: string, userId: string, approve: boolean, now: Date) {
-      return memberWrite(hostId, clientId, sessionId, async (tx, session) => {
+      return memberWrite(hostId, clientId, sessionId, now, async (tx, session) => {
         if (session.status !== 'open') return { kind: 'refused', reason: 'not-open' };
+        if (session.hasEnded) return { kind: 'refused', reason: 'ended' };
         const [member] = rowsOf<{ state: string }>(
           await tx.execute(sql`select state from open_session_members where session_id = ${sessionId}::uuid
             and user_id = ${userId}::uuid`),
@@ -133,10 +175,11 @@ export function createOpenSessionMemberRepository(db: Database) {
 
     /** The member leaves (a pending request is withdrawn the same way). */
     leave(userId: string, clientId: string, sessionId: string, now: Date) {
-      return memberWrite(userId, clientId, sessionId, async (tx, session) => {
+      return memberWrite(userId, clientId, sessionId, now, async (tx, session) => {
         if (session.state !== 'requested' && session.state !== 'approved') {
           return { kind: 'refused', reason: 'not-joined' };
         }
+        if (session.hasEnded) return { kind: 'refused', reason: 'ended' };
         await setState(tx, sessionId, userId, 'left', now);
         await bump(tx, sessionId, now);
         return { kind: 'applied', state: 'left', previous: session.state };
@@ -145,7 +188,8 @@ export function createOpenSessionMemberRepository(db: Database) {
 
     /** The host removes someone holding or waiting for a place. */
     remove(hostId: string, clientId: string, sessionId: string, userId: string, now: Date) {
-      return memberWrite(hostId, clientId, sessionId, async (tx) => {
+      return memberWrite(hostId, clientId, sessionId, now, async (tx, session) => {
+        if (session.hasEnded) return { kind: 'refused', reason: 'ended' };
         const [member] = rowsOf<{ state: string }>(
           await tx.execute(sql`select state from open_session_members where session_id = ${sessionId}::uuid
             and user_id = ${userId}::uuid`),
@@ -170,8 +214,10 @@ export function createOpenSessionMemberRepository(db: Database) {
       status: 'cancelled' | 'removed',
       now: Date,
     ): Promise<boolean> {
-      const outcome = await memberWrite(actorId, clientId, sessionId, async (tx, session) => {
+      const outcome = await memberWrite(actorId, clientId, sessionId, now, async (tx, session) => {
         if (session.status !== 'open') return { kind: 'refused', reason: 'not-open' };
+        // A host's cancel after the end would take the session out of everyone's record.
+        if (status === 'cancelled' && session.hasEnded) return { kind: 'refused', reason: 'ended' };
         await tx.execute(sql`update open_sessions set status = ${status}::text, version = version + 1,
             updated_at = ${now}::timestamptz, removed_by = ${status === 'removed' ? actorId : null}::uuid
           where id = ${sessionId}::uuid`);

@@ -8,7 +8,7 @@ import { createModeratorRoleRepository } from '../moderation/index.ts';
 import type { PrivacyReader } from '../profiles/profile-model.ts';
 import { createProfileRepository } from '../profiles/profile-repository.ts';
 import { createOpenSessionRepository } from './open-session-repository.ts';
-import { openSessionRoutes } from './open-session-routes.ts';
+import { devOpenSessionRoutes, openSessionRoutes } from './open-session-routes.ts';
 import {
   createOpenSessionService,
   type OpenSessionNotifier,
@@ -43,6 +43,8 @@ export async function registerOpenSessions(
     reliabilityOf: OpenSessionServiceDeps['reliabilityOf'];
     /** The chat module's group conversations (its `groups`); without them sessions have no chat. */
     groupChat?: OpenSessionServiceDeps['groupChat'];
+    /** Outside production: `/api/dev/open-sessions/{id}/rewind`. */
+    hasDevRoutes?: boolean;
   },
 ): Promise<OpenSessionModule> {
   const roles = createModeratorRoleRepository(deps.db);
@@ -62,6 +64,7 @@ export async function registerOpenSessions(
   // «Salir» in a session's chat leaves the session (docs/decisions/0056).
   deps.groupChat?.onLeave?.((userId, conversationId, clientId) => sessions.leaveChat(userId, conversationId, clientId));
   await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions, publicOrigin: deps.publicOrigin });
+  if (deps.hasDevRoutes) await http.register(devOpenSessionRoutes, { prefix: '/api/dev', sessions });
   const runner = periodicPass(
     () => sessions.runDueReminders(),
     OPEN_SESSION_JOB_INTERVAL_MS,

@@ -11,6 +11,7 @@ import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { boundingBox } from '../discovery/ranking/deck-geometry.ts';
 import type { DeckViewer } from '../discovery/ranking/deck-viewer.ts';
+import { createOpenSessionAttendanceRepository } from './open-session-attendance-repository.ts';
 import { createOpenSessionMemberRepository } from './open-session-member-repository.ts';
 
 /** A session row with its host's card and the counts the views need. */
@@ -32,6 +33,8 @@ export type OpenSessionRecord = {
   approval: OpenSessionApproval;
   status: OpenSessionStatus;
   conversationId: string | null;
+  /** «Repetir la próxima semana»: the session this one repeats. */
+  repeatOf: string | null;
   version: number;
   createdAt: Date;
   hostName: string;
@@ -66,6 +69,7 @@ type Row = {
   approval: string;
   status: string;
   conversation_id: string | null;
+  repeat_of: string | null;
   version: number;
   created_at: Date | string;
   host_name: string | null;
@@ -95,6 +99,7 @@ function toRecord(row: Row): OpenSessionRecord {
     approval: row.approval as OpenSessionApproval,
     status: row.status as OpenSessionStatus,
     conversationId: row.conversation_id,
+    repeatOf: row.repeat_of ?? null,
     version: row.version,
     createdAt: new Date(row.created_at),
     hostName: row.host_name ?? '',
@@ -130,7 +135,8 @@ const notBlocked = (a: SQL, b: SQL) => sql`not exists (select 1 from blocks b
  * waiting for a place always; anyone else only while it is open and upcoming, never across a
  * block (with the host or any approved member), never a hidden or restricted host's, and either
  * a match of the host («Mis matches») or someone who fits the host both ways — gender and age
- * preferences, the distance between the cells within both maximum distances — as in the deck.
+ * preferences, the distance between the cells within both maximum distances — as in the deck —
+ * or someone who held a place in the session it repeats (invited: «Repetir la próxima semana»).
  */
 function visibleSql(viewer: DeckViewer, now: Date) {
   const me = sql`${viewer.userId}::uuid`;
@@ -148,7 +154,9 @@ function visibleSql(viewer: DeckViewer, now: Date) {
       on (b.blocker_id = ${me} and b.blocked_id = am.user_id) or (b.blocker_id = am.user_id and b.blocked_id = ${me})
       where am.session_id = s.id and am.state = 'approved')
     and (
-      (s.visibility = 'matches' and exists (select 1 from conversations c
+      exists (select 1 from open_session_members pm where pm.session_id = s.repeat_of
+        and pm.user_id = ${me} and pm.state = 'approved')
+      or (s.visibility = 'matches' and exists (select 1 from conversations c
         where c.kind = 'match' and c.status = 'active'
           and ((c.user_a = ${me} and c.user_b = s.host_id) or (c.user_a = s.host_id and c.user_b = ${me}))))
       or (s.visibility = 'nearby'
@@ -177,7 +185,7 @@ export type PublishInput = Pick<
   | 'note'
   | 'visibility'
   | 'approval'
-> & { reminderAt: Date | null; now: Date };
+> & { reminderAt: Date | null; now: Date; repeatOf?: string | null };
 
 export type OpenSessionRepository = ReturnType<typeof createOpenSessionRepository>;
 
@@ -191,11 +199,13 @@ export function createOpenSessionRepository(db: Database) {
     async publish(input: PublishInput): Promise<{ id: string; isNew: boolean }> {
       const [row] = rowsOf<{ id: string }>(
         await db.execute(sql`insert into open_sessions (host_id, client_id, gym_name, gym_address, latitude, longitude,
-            starts_at, duration_min, activity, level, places, note, visibility, approval, reminder_at, created_at, updated_at)
+            starts_at, duration_min, activity, level, places, note, visibility, approval, reminder_at, repeat_of,
+            created_at, updated_at)
           values (${input.hostId}::uuid, ${input.clientId}::text, ${input.gymName}::text, ${input.gymAddress}::text,
             ${input.latitude}::float8, ${input.longitude}::float8, ${input.startsAt}::timestamptz, ${input.durationMin}::int,
             ${input.activity}::text, ${input.level}::text, ${input.places}::int, ${input.note}::text,
-            ${input.visibility}::text, ${input.approval}::text, ${input.reminderAt}::timestamptz, ${input.now}::timestamptz,
+            ${input.visibility}::text, ${input.approval}::text, ${input.reminderAt}::timestamptz, ${input.repeatOf ?? null}::uuid,
+            ${input.now}::timestamptz,
             ${input.now}::timestamptz)
           on conflict (host_id, client_id) do nothing returning id`),
       );
@@ -279,7 +289,7 @@ export function createOpenSessionRepository(db: Database) {
           from open_sessions s ${cardJoins}
           left join open_session_members my on my.session_id = s.id and my.user_id = ${viewer.userId}::uuid
           where s.status = 'open' and s.starts_at > ${now}::timestamptz and s.host_id <> ${viewer.userId}::uuid
-            and (s.visibility = 'matches' or (s.latitude between ${box.minLatitude}::float8 and ${box.maxLatitude}::float8
+            and (s.visibility = 'matches' or s.repeat_of is not null or (s.latitude between ${box.minLatitude}::float8 and ${box.maxLatitude}::float8
               and ${longitude}))
             and ${visibleSql(viewer, now)}
           order by s.starts_at asc, distance_km asc, s.id asc
@@ -301,6 +311,23 @@ export function createOpenSessionRepository(db: Database) {
 
     // members, activeMemberIds, join, answer, leave, remove, end
     ...createOpenSessionMemberRepository(db),
+    // participants, marksBy, mark, marksAbout («¿Quién vino?»)
+    ...createOpenSessionAttendanceRepository(db),
+
+    /**
+     * Outside production only (`POST /api/dev/open-sessions/{id}/rewind`): the host's open session
+     * moves so that it ended a minute ago, its reminder spent, to try «¿Quién vino?» without waiting.
+     */
+    async rewind(sessionId: string, hostId: string, now: Date): Promise<boolean> {
+      const rows = rowsOf(
+        await db.execute(sql`update open_sessions set
+            starts_at = ${now}::timestamptz - make_interval(mins => duration_min + 1),
+            reminder_done_at = coalesce(reminder_done_at, ${now}::timestamptz),
+            version = version + 1, updated_at = ${now}::timestamptz
+          where id = ${sessionId}::uuid and host_id = ${hostId}::uuid and status = 'open' returning 1`),
+      );
+      return rows.length > 0;
+    },
 
     /**
      * Claims due reminders for `leaseMs` (the quedada jobs' pattern, docs/decisions/0029): `for

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AttendanceResponse } from '#shared/open-sessions/open-session-after';
 import type {
   OpenSessionListResponse,
   OpenSessionMembersResponse,
@@ -81,8 +82,36 @@ export async function openSessionRoutes(
     return { success: true, session: await sessions.cancel(requireAuth(request), request.params.id, request.body) };
   });
 
+  // «¿Quién vino?» (after the end, host and approved members): what I marked, and my marks.
+  app.get<{ Params: Params }>('/:id/attendance', async (request): Promise<AttendanceResponse> => {
+    return { success: true, attendance: await sessions.attendance(requireAuth(request).userId, request.params.id) };
+  });
+
+  app.post<{ Params: Params }>('/:id/attendance', async (request): Promise<AttendanceResponse> => {
+    const attendance = await sessions.markAttendance(requireAuth(request), request.params.id, request.body);
+    return { success: true, attendance };
+  });
+
+  // «Repetir la próxima semana» (the host, once it has ended): 201 the new session, 200 a replay.
+  app.post<{ Params: Params }>('/:id/repeat', async (request, reply) => {
+    const outcome = await sessions.repeat(requireAuth(request), request.params.id, request.body);
+    const body: OpenSessionResponse = { success: true, session: outcome.session };
+    return reply.status(outcome.isNew ? 201 : 200).send(body);
+  });
+
   app.post<{ Params: Params }>('/:id/moderation/remove', async (request): Promise<OpenSessionResponse> => {
     const userId = requireAuth(request).userId;
     return { success: true, session: await sessions.moderatorRemove(userId, request.params.id, request.body) };
+  });
+}
+
+/**
+ * `POST /api/dev/open-sessions/{id}/rewind` — outside production only, like the quedadas' rewind:
+ * the host's open session moves so that it ended a minute ago, so «¿Quién vino?» and «Repetir la
+ * próxima semana» can be tried (and tested end to end) without waiting.
+ */
+export async function devOpenSessionRoutes(app: FastifyInstance, options: { sessions: OpenSessionService }) {
+  app.post<{ Params: Params }>('/open-sessions/:id/rewind', { preHandler: app.authenticate }, async (request) => {
+    return { success: true, session: await options.sessions.rewind(requireAuth(request).userId, request.params.id) };
   });
 }

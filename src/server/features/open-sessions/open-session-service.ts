@@ -24,6 +24,7 @@ import { type DeckViewer, deckViewerOf } from '../discovery/ranking/deck-viewer.
 import { type PrivacyReader, publicProfileView, type StoredProfile } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import type { Caller } from '../quedadas/quedada-service.ts';
+import { createOpenSessionAfter, endOf } from './open-session-after.ts';
 import { createOpenSessionGroupSync, type OpenSessionGroupChat } from './open-session-group-sync.ts';
 import type { MemberWriteOutcome } from './open-session-member-repository.ts';
 import {
@@ -145,6 +146,8 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
         return conflict(OPEN_SESSION_MESSAGES.full, 'FULL');
       case 'not-open':
         return conflict(OPEN_SESSION_MESSAGES.notOpen, 'NOT_OPEN');
+      case 'ended':
+        return conflict(OPEN_SESSION_MESSAGES.ended, 'ENDED');
       case 'cannot-rejoin':
         return conflict(OPEN_SESSION_MESSAGES.cannotRejoin, 'CANNOT_REJOIN');
       case 'not-requested':
@@ -172,6 +175,20 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       tell([session.hostId], session, 'Cambio en tu entreno', `${name} ha dejado tu entreno (${what(session)}).`);
     }
   };
+
+  // «¿Quién vino?», its share of reliability, «Repetir la próxima semana» (open-session-after.ts).
+  const after = createOpenSessionAfter({
+    sessions,
+    profiles: deps.profiles,
+    clock,
+    visible,
+    hosted,
+    current,
+    limit,
+    tell,
+    ensureGroup,
+    what,
+  });
 
   return {
     /** Publishes at the host's cell; the same clientId again answers the first session (200). */
@@ -336,6 +353,9 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       if (session.hostId === userId) throw conflict(OPEN_SESSION_MESSAGES.hostCannotLeave, 'HOST_CANNOT_LEAVE');
       const member = (await sessions.members(session.id)).find((found) => found.userId === userId);
       if (!member) return false;
+      // Once it has ended, who was in the session is settled («¿Quién vino?»): the chat only lets
+      // them out of the group (false hands the leave back to it).
+      if (member.state === 'approved' && endOf(session).getTime() <= clock.now().getTime()) return false;
       if (member.state !== 'approved' && member.state !== 'requested') return true;
       await leaveAs(userId, session, clientId ?? randomUUID());
       return true;
@@ -365,6 +385,9 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     async cancel(caller: Caller, sessionId: string, body: unknown): Promise<OpenSession> {
       const input = parseInput(OpenSessionWriteSchema, body);
       const session = await hosted(caller.userId, sessionId);
+      // After the end a cancel would take the session out of everyone's record (the statement re-checks).
+      if (session.status === 'open' && endOf(session).getTime() <= clock.now().getTime())
+        throw conflict(OPEN_SESSION_MESSAGES.ended, 'ENDED');
       await limit(caller.userId);
       const members = await sessions.activeMemberIds(session.id);
       const changed = await sessions.end(caller.userId, input.clientId, session.id, 'cancelled', clock.now());
@@ -398,5 +421,8 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
 
     /** One pass of the reminder runner (`open-session-notices.ts`). */
     runDueReminders,
+
+    // attendance, markAttendance, attendanceRecord, repeat, rewind
+    ...after,
   };
 }

@@ -12,6 +12,7 @@ import {
   createQuedadaService,
   type QuedadaNotifier,
   type QuedadaService,
+  type QuedadaServiceDeps,
   type QuedadaSettings,
 } from './quedada-service.ts';
 import { createShareRepository } from './share-repository.ts';
@@ -46,6 +47,7 @@ export async function registerQuedadas(
     hasDevRoutes: boolean;
     /** `pair-ended` (unmatch, block, deletion) cancels the pair's quedada at once (docs/decisions/0029). */
     bus?: Pick<InvalidationBus, 'subscribe'>;
+    openSessionRecord?: QuedadaServiceDeps['openSessionRecord'];
   },
 ): Promise<QuedadaModule> {
   const logger = http.log;
@@ -61,6 +63,7 @@ export async function registerQuedadas(
     limiter: deps.limiter,
     clock: deps.clock,
     logger,
+    openSessionRecord: deps.openSessionRecord,
   });
   const shares = createShareService({
     shares: createShareRepository(deps.db),

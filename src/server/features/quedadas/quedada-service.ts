@@ -1,3 +1,4 @@
+import { addReliability } from '#shared/open-sessions/open-session-after';
 import { QUEDADA_MESSAGES } from '#shared/quedadas/quedada-messages';
 import { pairStreakWeeks, reliabilityOf, sharedAvailabilityText } from '#shared/quedadas/quedada-record';
 import {
@@ -69,6 +70,8 @@ export type QuedadaServiceDeps = {
   logger: Logger;
   /** How long a claimed job is ours before another node may take it (docs/decisions/0029). */
   jobLeaseMs?: number;
+  /** What the user's open sessions add to their reliability («¿Quién vino?»), counted as quedadas. */
+  openSessionRecord?: (userId: string) => Promise<Reliability>;
   /** Test seam for the kill -9 test: runs after a claim commits, before anything is sent. */
   afterClaim?: () => Promise<void> | void;
 };
@@ -298,7 +301,11 @@ export function createQuedadaService(deps: QuedadaServiceDeps) {
       }
       const { showReliability } = (await deps.settings.get(subject)).quedadas;
       if (!showReliability && viewerId !== subject) return null;
-      const result = reliabilityOf(subject, await quedadas.listCounted(subject));
+      const [counted, openSessions] = await Promise.all([
+        quedadas.listCounted(subject),
+        deps.openSessionRecord?.(subject),
+      ]);
+      const result = addReliability(reliabilityOf(subject, counted), openSessions);
       return result.counted === 0 ? null : result;
     },
 
