@@ -20,6 +20,7 @@ import { requestJson } from '../../services/http.ts';
 import { outbox } from '../../services/offline.ts';
 import { connection } from '../../services/socket.ts';
 import { toast } from '../../ui/toast-store.ts';
+import { applyAfterAnswer, refreshAttendance } from './session-after-store.ts';
 
 const KEY = {
   nearby: 'openSessions:nearby',
@@ -111,6 +112,8 @@ async function readFromServer(id: string): Promise<RefreshResult> {
   try {
     const answer = await requestJson<OpenSessionResponse>(`open-sessions/${encodeURIComponent(id)}`);
     await saveSession(db, await withWaitingWrites(db, answer.session));
+    // Once it has ended: «¿Quién vino?» (only for its host and members; nothing before the end).
+    await refreshAttendance(answer.session);
     if (answer.session.myState === 'host') {
       const members = await requestJson<OpenSessionMembersResponse>(`open-sessions/${encodeURIComponent(id)}/members`);
       await writeJson(db, KEY.members(id), members.members);
@@ -249,15 +252,17 @@ export function startOpenSessions(): void {
   if (isStarted) return;
   isStarted = true;
   outbox.register('openSession', {
-    async apply(db, _item, result) {
+    async apply(db, item, result) {
       const session = (result as OpenSessionResponse | undefined)?.session;
       if (session) await saveSession(db, session);
+      await applyAfterAnswer(db, item, result);
     },
     async fail(db, item) {
       // The refusal's words (e.g. «Completo»), for the screen; the session's copy comes again after.
       const failed = item.id === undefined ? undefined : await db.outbox.get(item.id);
       const scope = item.payload?.action === 'publish' ? 'publish' : String(item.payload?.sessionId ?? '');
       await writeMeta(db, KEY.error(scope), failed?.lastError || 'No se pudo completar la acción');
+      await applyAfterAnswer(db, item, undefined);
       // After the transaction: the server's copy replaces the optimistic one.
       const sessionId = item.payload?.sessionId;
       setTimeout(() => void (typeof sessionId === 'string' ? refreshSession(sessionId) : refreshLists()), 0);

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import type { Attendance } from '#shared/open-sessions/open-session-after';
 import type { OpenSession, OpenSessionMember } from '#shared/open-sessions/open-session-schemas';
 import type { LocalDb } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
@@ -18,8 +19,17 @@ import {
   writeOpenSession,
 } from './open-session-store.ts';
 import { ScreenHeader } from './open-sessions-screen.tsx';
+import { RepeatNextWeek, WhoCame } from './session-after.tsx';
+import { canAskWhoCame, readAttendance, readRepeat, sessionEnd } from './session-after-store.ts';
 
-type Shown = { session: OpenSession | null; members: OpenSessionMember[]; error: string };
+type Shown = {
+  session: OpenSession | null;
+  members: OpenSessionMember[];
+  error: string;
+  attendance: Attendance | null;
+  /** «Repetir la próxima semana»: '' while it waits, then the new session's id. */
+  repeat: string | undefined;
+};
 
 const MEMBER_LABELS: Record<OpenSessionMember['state'], string> = {
   requested: 'Quiere unirse',
@@ -101,7 +111,8 @@ function MemberRow({ session, member }: { session: OpenSession; member: OpenSess
 /** The viewer's one action: Unirme / Solicitar / Completo / Salir / Cancelar. */
 function Actions({ session }: { session: OpenSession }) {
   const [message, setMessage] = useState('');
-  if (session.status !== 'open') return null;
+  // Once it has ended nobody joins, leaves or cancels: who was in it is settled («¿Quién vino?»).
+  if (session.status !== 'open' || sessionEnd(session) <= Date.now()) return null;
   if (session.myState === 'host') {
     return (
       <Button variant="secondary" isFullWidth onClick={() => void writeOpenSession(session, { action: 'cancel' })}>
@@ -169,12 +180,17 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
     session: await readSession(db, sessionId),
     members: (await readMembers(db, sessionId)) ?? [],
     error: await readError(db, sessionId),
+    attendance: await readAttendance(db, sessionId),
+    repeat: await readRepeat(db, sessionId),
   });
-  const { session, members, error } = useLiveQuery(`open-session:${sessionId}`, read, {
+  const { session, members, error, attendance, repeat } = useLiveQuery(`open-session:${sessionId}`, read, {
     session: null,
     members: [],
     error: '',
+    attendance: null,
+    repeat: undefined,
   });
+  const hasEnded = session ? sessionEnd(session) <= Date.now() : false;
   const label = session ? stateLabel(session) : null;
   return (
     <div className="flex flex-col gap-5">
@@ -214,7 +230,11 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
             </p>
           )}
           <Actions session={session} />
-          {session.status === 'open' && (session.myState === 'host' || session.myState === 'approved') && (
+          {canAskWhoCame(session, Date.now()) && <WhoCame session={session} attendance={attendance} />}
+          {session.myState === 'host' && hasEnded && session.status !== 'removed' && (
+            <RepeatNextWeek session={session} repeat={repeat} />
+          )}
+          {session.status === 'open' && !hasEnded && (session.myState === 'host' || session.myState === 'approved') && (
             <Button
               variant="secondary"
               isFullWidth

@@ -1,0 +1,128 @@
+/**
+ * After an open session on this device (docs/decisions/0055, amendment of session 15): «¿Quién
+ * vino?» marks and «Repetir la próxima semana». Both are outbox items of kind `openSession` (scope
+ * of the session, so they stay in order with its other writes) carrying their clientId, so they
+ * work offline and replay exactly once; the marks show at once and are kept, as the server last
+ * answered them, in a `meta` row, so the section reads offline too.
+ */
+import type { Attendance, AttendanceResponse } from '#shared/open-sessions/open-session-after';
+import type { OpenSession, OpenSessionResponse } from '#shared/open-sessions/open-session-schemas';
+import { currentDb, type LocalDb, type OutboxItem, readMeta, writeMeta } from '../../services/local-db.ts';
+import { requestJson } from '../../services/http.ts';
+import { outbox } from '../../services/offline.ts';
+
+const KEY = {
+  attendance: (id: string) => `openSessions:attendance:${id}`,
+  /** The repeat of a session: the new session's id once answered, '' while it waits. */
+  repeat: (id: string) => `openSessions:repeat:${id}`,
+} as const;
+
+type Marks = { userId: string; came: boolean }[];
+
+/** When a session ends: its start plus its duration. */
+export const sessionEnd = (session: Pick<OpenSession, 'startsAt' | 'durationMin'>): number =>
+  new Date(session.startsAt).getTime() + session.durationMin * 60_000;
+
+/** «¿Quién vino?» is for the host and the approved members of a held session that has ended. */
+export const canAskWhoCame = (session: OpenSession, now: number): boolean =>
+  session.status === 'open' &&
+  (session.myState === 'host' || session.myState === 'approved') &&
+  sessionEnd(session) <= now;
+
+export async function readAttendance(db: LocalDb, id: string): Promise<Attendance | null> {
+  const value = await readMeta(db, KEY.attendance(id));
+  return value === undefined ? null : (JSON.parse(value) as Attendance);
+}
+
+/** The repeat: undefined when none, '' while it waits in the outbox, else the new session's id. */
+export const readRepeat = (db: LocalDb, id: string) => readMeta(db, KEY.repeat(id));
+
+const withMarks = (attendance: Attendance, marks: Marks): Attendance => ({
+  ...attendance,
+  people: attendance.people.map((person) => {
+    const mark = marks.find((item) => item.userId === person.userId);
+    return mark ? { ...person, came: mark.came } : person;
+  }),
+});
+
+const marksOf = (item: OutboxItem): Marks => (item.request.json as { marks?: Marks } | undefined)?.marks ?? [];
+
+/**
+ * The marks from the server, with this device's marks still waiting in the outbox on top (an
+ * answer asked before a tap must not take the tap off the screen). A failure keeps the saved copy.
+ */
+export async function refreshAttendance(session: OpenSession): Promise<void> {
+  const db = currentDb();
+  if (!db || !canAskWhoCame(session, Date.now())) return;
+  try {
+    const answer = await requestJson<AttendanceResponse>(`open-sessions/${encodeURIComponent(session._id)}/attendance`);
+    const waiting = await db.outbox
+      .where('status')
+      .equals('pending')
+      .filter((item) => item.scope === `open-session:${session._id}` && item.payload?.action === 'attendance')
+      .sortBy('id');
+    const shown = waiting.reduce((current, item) => withMarks(current, marksOf(item)), answer.attendance);
+    await writeMeta(db, KEY.attendance(session._id), JSON.stringify(shown));
+  } catch (error) {
+    console.warn('[open-sessions] attendance not read', error);
+  }
+}
+
+/** «Vino» / «No vino» about one person: shown at once, sent through the outbox. */
+export function markAttendance(session: OpenSession, userId: string, came: boolean): Promise<boolean> {
+  const clientId = crypto.randomUUID();
+  const marks: Marks = [{ userId, came }];
+  return outbox.enqueue(
+    {
+      kind: 'openSession',
+      scope: `open-session:${session._id}`,
+      clientId,
+      request: {
+        method: 'POST',
+        path: `open-sessions/${encodeURIComponent(session._id)}/attendance`,
+        json: { clientId, marks },
+      },
+      payload: { action: 'attendance', sessionId: session._id },
+    },
+    async (db) => {
+      await db.meta.delete(`openSessions:error:${session._id}`);
+      const saved = await readAttendance(db, session._id);
+      if (saved) await writeMeta(db, KEY.attendance(session._id), JSON.stringify(withMarks(saved, marks)));
+    },
+  );
+}
+
+/** «Repetir la próxima semana» (the host): one outbox item; its answer is the new session. */
+export function repeatSession(session: OpenSession): Promise<boolean> {
+  const clientId = crypto.randomUUID();
+  return outbox.enqueue(
+    {
+      kind: 'openSession',
+      scope: `open-session:${session._id}`,
+      clientId,
+      request: { method: 'POST', path: `open-sessions/${encodeURIComponent(session._id)}/repeat`, json: { clientId } },
+      payload: { action: 'repeat', sessionId: session._id },
+    },
+    async (db) => {
+      await db.meta.delete(`openSessions:error:${session._id}`);
+      await writeMeta(db, KEY.repeat(session._id), '');
+    },
+  );
+}
+
+/**
+ * The outbox's answer to one of these items, in the transaction that removes it (the session
+ * store's handler calls it for every `openSession` item): the marks as the server now has them,
+ * or the repeat's new session id. A refusal forgets a waiting repeat (the button comes back).
+ */
+export async function applyAfterAnswer(db: LocalDb, item: OutboxItem, result: unknown): Promise<void> {
+  const sessionId = String(item.payload?.sessionId ?? '');
+  if (item.payload?.action === 'attendance') {
+    const attendance = (result as AttendanceResponse | undefined)?.attendance;
+    if (attendance) await writeMeta(db, KEY.attendance(sessionId), JSON.stringify(attendance));
+  } else if (item.payload?.action === 'repeat') {
+    const repeated = (result as OpenSessionResponse | undefined)?.session;
+    if (repeated) await writeMeta(db, KEY.repeat(sessionId), repeated._id);
+    else await db.meta.delete(KEY.repeat(sessionId));
+  }
+}
