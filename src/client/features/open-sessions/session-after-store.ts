@@ -56,13 +56,17 @@ export async function refreshAttendance(session: OpenSession): Promise<void> {
   if (!db || !canAskWhoCame(session, Date.now())) return;
   try {
     const answer = await requestJson<AttendanceResponse>(`open-sessions/${encodeURIComponent(session._id)}/attendance`);
-    const waiting = await db.outbox
-      .where('status')
-      .equals('pending')
-      .filter((item) => item.scope === `open-session:${session._id}` && item.payload?.action === 'attendance')
-      .sortBy('id');
-    const shown = waiting.reduce((current, item) => withMarks(current, marksOf(item)), answer.attendance);
-    await writeMeta(db, KEY.attendance(session._id), JSON.stringify(shown));
+    // One transaction with the outbox: a tap enqueued while the answer was on its way is either
+    // seen here or applied after this write, never overwritten by it.
+    await db.transaction('rw', db.meta, db.outbox, async () => {
+      const waiting = await db.outbox
+        .where('status')
+        .equals('pending')
+        .filter((item) => item.scope === `open-session:${session._id}` && item.payload?.action === 'attendance')
+        .sortBy('id');
+      const shown = waiting.reduce((current, item) => withMarks(current, marksOf(item)), answer.attendance);
+      await writeMeta(db, KEY.attendance(session._id), JSON.stringify(shown));
+    });
   } catch (error) {
     console.warn('[open-sessions] attendance not read', error);
   }

@@ -176,13 +176,18 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
       wasConnected = isConnected;
     });
   }, [sessionId]);
-  const read = async (db: LocalDb): Promise<Shown> => ({
-    session: await readSession(db, sessionId),
-    members: (await readMembers(db, sessionId)) ?? [],
-    error: await readError(db, sessionId),
-    attendance: await readAttendance(db, sessionId),
-    repeat: await readRepeat(db, sessionId),
-  });
+  // Every read starts at once: the live query watches only what it reads before its first native
+  // await (read one after another, a change to the later ones — a mark made offline — went unseen).
+  const read = async (db: LocalDb): Promise<Shown> => {
+    const [session, members, error, attendance, repeat] = await Promise.all([
+      readSession(db, sessionId),
+      readMembers(db, sessionId),
+      readError(db, sessionId),
+      readAttendance(db, sessionId),
+      readRepeat(db, sessionId),
+    ]);
+    return { session, members: members ?? [], error, attendance, repeat };
+  };
   const { session, members, error, attendance, repeat } = useLiveQuery(`open-session:${sessionId}`, read, {
     session: null,
     members: [],
