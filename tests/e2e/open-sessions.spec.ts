@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { seriousViolations } from './helpers/axe.ts';
-import { pageFor, userWithProfile } from './helpers/chat-setup.ts';
+import { matchUsers, pageFor, userWithProfile } from './helpers/chat-setup.ts';
+import { sessionWithMember } from './helpers/open-sessions.ts';
 import { remoteSpot } from './helpers/spots.ts';
 import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
 
@@ -92,4 +93,87 @@ test('a host publishes an open session offline; someone nearby asks offline (rep
   const ics = readFileSync((await download.path()) as string, 'utf8').replace(/\r\n /g, '');
   expect(ics).toContain('SUMMARY:Entreno abierto · ');
   expect(ics).toContain(`/entrenos/abiertos/${sessionId}`);
+});
+
+/**
+ * After the session (docs/decisions/0055, session 15): each one marks «¿Quién vino?» (the host
+ * offline: the outbox sends it once when the network returns), the marks count for reliability,
+ * and the host repeats the session next week in one tap; the member, invited, is in at once.
+ */
+test('after an open session: «¿Quién vino?» (offline too) counts for reliability; «Repetir la próxima semana»', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
+  await matchUsers(request, host, member);
+  const { sessionId } = await sessionWithMember(request, host, member);
+  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+  // The session "happens": a development tool moves it so that it ended a minute ago.
+  const rewound = await request.post(`/api/dev/open-sessions/${sessionId}/rewind`, { headers: auth(host.token) });
+  expect(rewound.status(), await rewound.text()).toBe(200);
+
+  const pageM = await pageFor(browser, member);
+  await pageM.setViewportSize(PHONE);
+  await pageM.emulateMedia({ reducedMotion: 'reduce' });
+  await pageM.goto(`/entrenos/abiertos/${sessionId}`);
+  const whoCameM = pageM.getByRole('region', { name: '¿Quién vino?' });
+  await expect(whoCameM.getByTestId('attendance-person')).toHaveText(/Lucía \(organiza\)/);
+  // Nothing to leave once it is over.
+  await expect(pageM.getByRole('button', { name: 'Salir' })).toHaveCount(0);
+  await whoCameM
+    .getByRole('group', { name: '¿Vino Lucía?' })
+    .getByRole('button', { name: 'Vino', exact: true })
+    .click();
+  await expect(whoCameM.getByRole('button', { name: 'Vino', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await pageM.screenshot({ path: 'test-results/open-session-who-came-390.png', fullPage: true });
+  expect(await seriousViolations(pageM)).toEqual([]);
+
+  // The host marks offline: shown at once, sent once when the network returns.
+  const pageH = await pageFor(browser, host);
+  await pageH.setViewportSize(PHONE);
+  await pageH.emulateMedia({ reducedMotion: 'reduce' });
+  await pageH.goto(`/entrenos/abiertos/${sessionId}`);
+  const whoCameH = pageH.getByRole('region', { name: '¿Quién vino?' });
+  await expect(whoCameH.getByTestId('attendance-person')).toHaveText(/Marcos/);
+  await pageH.context().setOffline(true);
+  await whoCameH.getByRole('button', { name: 'Vino', exact: true }).click();
+  await expect(whoCameH.getByRole('button', { name: 'Vino', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await pageH.context().setOffline(false);
+  const marksOf = async (user: typeof host) => {
+    const read = await request.get(`/api/open-sessions/${sessionId}/attendance`, { headers: auth(user.token) });
+    return ((await read.json()) as { attendance?: { people: { came: boolean | null }[] } }).attendance?.people;
+  };
+  await expect.poll(() => marksOf(host)).toEqual([expect.objectContaining({ came: true })]);
+  expect(await marksOf(member)).toEqual([expect.objectContaining({ came: true })]);
+  // Each came, as the other says: one more kept for both.
+  for (const user of [host, member]) {
+    const reliability = await request.get(`/api/quedadas/reliability/${user.userId}`, { headers: auth(user.token) });
+    expect(((await reliability.json()) as { reliability: unknown }).reliability).toEqual({ kept: 1, counted: 1 });
+  }
+
+  // «Repetir la próxima semana»: one tap, then the new session.
+  await pageH.getByRole('button', { name: 'Repetir la próxima semana' }).click();
+  await pageH.getByRole('link', { name: 'Ver el entreno de la próxima semana' }).click();
+  await expect(pageH.getByTestId('open-session-state')).toHaveText('Lo organizas tú');
+  const repeatId = pageH.url().split('/').pop() ?? '';
+  expect(repeatId).not.toBe(sessionId);
+  await pageH.screenshot({ path: 'test-results/open-session-repeated-390.png', fullPage: true });
+  const mine = await request.get('/api/open-sessions/mine', { headers: auth(host.token) });
+  const upcoming = ((await mine.json()) as { sessions: { _id: string; activity: string }[] }).sessions;
+  expect(upcoming.filter((session) => session._id === repeatId)).toEqual([
+    expect.objectContaining({ activity: 'Pierna' }),
+  ]);
+  expect(upcoming).toHaveLength(1);
+
+  // Marcos is invited, and in at once.
+  await expect
+    .poll(async () => {
+      const listed = await request.get('/api/notifications', { headers: auth(member.token) });
+      return ((await listed.json()) as { notifications: { title: string }[] }).notifications.map((n) => n.title);
+    })
+    .toContain('Repetimos entreno');
+  await pageM.goto(`/entrenos/abiertos/${repeatId}`);
+  await pageM.getByRole('button', { name: 'Unirme' }).click();
+  await expect(pageM.getByTestId('open-session-state')).toHaveText('Estás dentro');
 });
