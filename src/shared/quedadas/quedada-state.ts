@@ -38,7 +38,8 @@ export type Transition = { ok: true; patch: QuedadaPatch } | { ok: false; status
 
 const refuse = (status: 403 | 409 | 400, error: MessageKey): Transition => ({ ok: false, status, error });
 
-export const endOf = (state: Pick<QuedadaState, 'startsAt' | 'durationMin'>): number =>
+/** When a quedada (or an open session: decision 0055) ends, in ms: its start plus its duration. */
+export const endOf = (state: { startsAt: string | Date; durationMin: number }): number =>
   new Date(state.startsAt).getTime() + state.durationMin * 60_000;
 
 /** Whether `at` is a usable start: in the future (a minute of grace for clocks) and within the horizon. */

@@ -7,6 +7,7 @@
  */
 import type { Attendance, AttendanceResponse } from '#shared/open-sessions/open-session-after';
 import type { OpenSession, OpenSessionResponse } from '#shared/open-sessions/open-session-schemas';
+import { endOf } from '#shared/quedadas/quedada-state';
 import { currentDb, type LocalDb, type OutboxItem, readMeta, writeMeta } from '../../services/local-db.ts';
 import { requestJson } from '../../services/http.ts';
 import { outbox } from '../../services/offline.ts';
@@ -19,15 +20,9 @@ const KEY = {
 
 type Marks = { userId: string; came: boolean }[];
 
-/** When a session ends: its start plus its duration. */
-export const sessionEnd = (session: Pick<OpenSession, 'startsAt' | 'durationMin'>): number =>
-  new Date(session.startsAt).getTime() + session.durationMin * 60_000;
-
 /** «¿Quién vino?» is for the host and the approved members of a held session that has ended. */
 export const canAskWhoCame = (session: OpenSession, now: number): boolean =>
-  session.status === 'open' &&
-  (session.myState === 'host' || session.myState === 'approved') &&
-  sessionEnd(session) <= now;
+  session.status === 'open' && (session.myState === 'host' || session.myState === 'approved') && endOf(session) <= now;
 
 export async function readAttendance(db: LocalDb, id: string): Promise<Attendance | null> {
   const value = await readMeta(db, KEY.attendance(id));

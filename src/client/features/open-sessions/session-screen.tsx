@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { Attendance } from '#shared/open-sessions/open-session-after';
 import type { OpenSession, OpenSessionMember } from '#shared/open-sessions/open-session-schemas';
+import { endOf } from '#shared/quedadas/quedada-state';
 import type { LocalDb } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
@@ -20,7 +21,7 @@ import {
 } from './open-session-store.ts';
 import { ScreenHeader } from './open-sessions-screen.tsx';
 import { RepeatNextWeek, WhoCame } from './session-after.tsx';
-import { canAskWhoCame, readAttendance, readRepeat, sessionEnd } from './session-after-store.ts';
+import { canAskWhoCame, readAttendance, readRepeat } from './session-after-store.ts';
 
 type Shown = {
   session: OpenSession | null;
@@ -112,7 +113,7 @@ function MemberRow({ session, member }: { session: OpenSession; member: OpenSess
 function Actions({ session }: { session: OpenSession }) {
   const [message, setMessage] = useState('');
   // Once it has ended nobody joins, leaves or cancels: who was in it is settled («¿Quién vino?»).
-  if (session.status !== 'open' || sessionEnd(session) <= Date.now()) return null;
+  if (session.status !== 'open' || endOf(session) <= Date.now()) return null;
   if (session.myState === 'host') {
     return (
       <Button variant="secondary" isFullWidth onClick={() => void writeOpenSession(session, { action: 'cancel' })}>
@@ -195,7 +196,7 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
     attendance: null,
     repeat: undefined,
   });
-  const hasEnded = session ? sessionEnd(session) <= Date.now() : false;
+  const hasEnded = session ? endOf(session) <= Date.now() : false;
   const label = session ? stateLabel(session) : null;
   return (
     <div className="flex flex-col gap-5">

@@ -12,6 +12,7 @@ import {
   OpenSessionWriteSchema,
 } from '#shared/open-sessions/open-session-schemas';
 import type { Reliability } from '#shared/quedadas/quedada-schemas';
+import { endOf } from '#shared/quedadas/quedada-state';
 import type { Clock } from '../../infra/clock.ts';
 import { badRequest, conflict, forbidden } from '../../errors.ts';
 import { parseInput } from '../../validation.ts';
@@ -19,10 +20,6 @@ import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import type { Caller } from '../quedadas/quedada-service.ts';
 import { OPEN_SESSION_REMINDER_MS } from './open-session-notices.ts';
 import type { OpenSessionRecord, OpenSessionRepository } from './open-session-repository.ts';
-
-/** When a session ends: its start plus its duration. */
-export const endOf = (record: Pick<OpenSessionRecord, 'startsAt' | 'durationMin'>): Date =>
-  new Date(record.startsAt.getTime() + record.durationMin * 60_000);
 
 /**
  * After an open session (docs/decisions/0055, amendment of session 15): «¿Quién vino?» — the host
@@ -51,14 +48,21 @@ export function createOpenSessionAfter(deps: {
     const record = await deps.visible(userId, sessionId);
     if (record.hostId !== userId && record.myState !== 'approved') throw forbidden(OPEN_SESSION_MESSAGES.notJoined);
     if (record.status !== 'open') throw conflict(OPEN_SESSION_MESSAGES.notOpen, 'NOT_OPEN');
-    const endsAt = endOf(record);
+    const endsAt = new Date(endOf(record));
     if (endsAt.getTime() > clock.now().getTime()) throw conflict(ATTENDANCE_MESSAGES.notEnded, 'NOT_ENDED');
     return { record, endsAt, closesAt: new Date(endsAt.getTime() + ATTENDANCE_WINDOW_MS) };
   };
 
-  const attendanceOf = async (userId: string, found: Awaited<ReturnType<typeof ended>>): Promise<Attendance> => {
+  /** The others in the session: its host and approved members but `userId`. */
+  const othersIn = async (sessionId: string, userId: string) =>
+    (await sessions.participants(sessionId)).filter((id) => id !== userId);
+
+  const attendanceOf = async (
+    userId: string,
+    found: Awaited<ReturnType<typeof ended>>,
+    others: readonly string[],
+  ): Promise<Attendance> => {
     const { record, endsAt, closesAt } = found;
-    const others = (await sessions.participants(record.id)).filter((id) => id !== userId);
     const [profiles, marks] = await Promise.all([
       deps.profiles.findManyByUserIds(others),
       sessions.marksBy(record.id, userId),
@@ -86,7 +90,8 @@ export function createOpenSessionAfter(deps: {
   return {
     /** «¿Quién vino?»: the others in the session and what the caller marked of each. */
     async attendance(userId: string, sessionId: string): Promise<Attendance> {
-      return attendanceOf(userId, await ended(userId, sessionId));
+      const found = await ended(userId, sessionId);
+      return attendanceOf(userId, found, await othersIn(found.record.id, userId));
     },
 
     /** The caller's marks (each replaces their earlier one); a replayed clientId writes nothing. */
@@ -94,14 +99,16 @@ export function createOpenSessionAfter(deps: {
       const input = parseInput(AttendanceRequestSchema, body);
       const found = await ended(caller.userId, sessionId);
       if (clock.now().getTime() >= found.closesAt.getTime()) throw conflict(ATTENDANCE_MESSAGES.tooLate, 'TOO_LATE');
-      const others = new Set((await sessions.participants(found.record.id)).filter((id) => id !== caller.userId));
+      const others = await othersIn(found.record.id, caller.userId);
       const marks = input.marks.map((mark) => ({ userId: mark.userId.toLowerCase(), came: mark.came }));
-      if (marks.some((mark) => !others.has(mark.userId))) throw badRequest(ATTENDANCE_MESSAGES.notListed, 'NOT_LISTED');
+      if (marks.some((mark) => !others.includes(mark.userId)))
+        throw badRequest(ATTENDANCE_MESSAGES.notListed, 'NOT_LISTED');
       // The last mark about a person in one request wins, as it would in two.
       const last = [...new Map(marks.map((mark) => [mark.userId, mark])).values()];
       await deps.limit(caller.userId);
       await sessions.mark(caller.userId, input.clientId, found.record.id, last, clock.now());
-      return attendanceOf(caller.userId, found);
+      // Who was in it is fixed at the end (member writes are refused after it): no second read.
+      return attendanceOf(caller.userId, found, others);
     },
 
     /** What the person's held open sessions add to "N de M quedadas cumplidas". */
@@ -119,7 +126,7 @@ export function createOpenSessionAfter(deps: {
       const previous = await deps.hosted(caller.userId, sessionId);
       if (previous.status === 'removed') throw conflict(OPEN_SESSION_MESSAGES.notOpen, 'NOT_OPEN');
       const now = clock.now();
-      if (endOf(previous).getTime() > now.getTime()) throw conflict(ATTENDANCE_MESSAGES.repeatNotEnded, 'NOT_ENDED');
+      if (endOf(previous) > now.getTime()) throw conflict(ATTENDANCE_MESSAGES.repeatNotEnded, 'NOT_ENDED');
       await deps.limit(caller.userId);
       const startsAt = nextWeeklyStart(previous.startsAt, now);
       const reminderAt = new Date(startsAt.getTime() - OPEN_SESSION_REMINDER_MS);

@@ -12,7 +12,7 @@ import {
   PublishOpenSessionRequestSchema,
 } from '#shared/open-sessions/open-session-schemas';
 import { isQuedadaId, QUEDADA_HORIZON_DAYS, type Reliability } from '#shared/quedadas/quedada-schemas';
-import { startProblem } from '#shared/quedadas/quedada-state';
+import { endOf, startProblem } from '#shared/quedadas/quedada-state';
 import { quedadaWhen } from '#shared/quedadas/quedada-time';
 import { SERVER_MESSAGES } from '#shared/messages';
 import type { Clock } from '../../infra/clock.ts';
@@ -24,7 +24,7 @@ import { type DeckViewer, deckViewerOf } from '../discovery/ranking/deck-viewer.
 import { type PrivacyReader, publicProfileView, type StoredProfile } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import type { Caller } from '../quedadas/quedada-service.ts';
-import { createOpenSessionAfter, endOf } from './open-session-after.ts';
+import { createOpenSessionAfter } from './open-session-after.ts';
 import { createOpenSessionGroupSync, type OpenSessionGroupChat } from './open-session-group-sync.ts';
 import type { MemberWriteOutcome } from './open-session-member-repository.ts';
 import {
@@ -355,7 +355,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       if (!member) return false;
       // Once it has ended, who was in the session is settled («¿Quién vino?»): the chat only lets
       // them out of the group (false hands the leave back to it).
-      if (member.state === 'approved' && endOf(session).getTime() <= clock.now().getTime()) return false;
+      if (member.state === 'approved' && endOf(session) <= clock.now().getTime()) return false;
       if (member.state !== 'approved' && member.state !== 'requested') return true;
       await leaveAs(userId, session, clientId ?? randomUUID());
       return true;
@@ -386,7 +386,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       const input = parseInput(OpenSessionWriteSchema, body);
       const session = await hosted(caller.userId, sessionId);
       // After the end a cancel would take the session out of everyone's record (the statement re-checks).
-      if (session.status === 'open' && endOf(session).getTime() <= clock.now().getTime())
+      if (session.status === 'open' && endOf(session) <= clock.now().getTime())
         throw conflict(OPEN_SESSION_MESSAGES.ended, 'ENDED');
       await limit(caller.userId);
       const members = await sessions.activeMemberIds(session.id);
