@@ -198,6 +198,32 @@ function storedWizardDraft(page: Page, userId: string): Promise<string> {
   return deviceMeta(page, userId, 'wizard:profileDraft');
 }
 
+/** How many wizard photos the page's device store holds (every IndexedDB database with that store). */
+function keptWizardPhotos(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    let count = 0;
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      try {
+        if (!db.objectStoreNames.contains('wizardPhotos')) continue;
+        count += await new Promise<number>((resolve, reject) => {
+          const request = db.transaction('wizardPhotos').objectStore('wizardPhotos').count();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      } finally {
+        db.close();
+      }
+    }
+    return count;
+  });
+}
+
 test('the profile wizard keeps its draft across reloads, carries the registration name and asks nothing twice', {
   tag: SERVICE_WORKER,
 }, async ({ browser, request }) => {
@@ -253,6 +279,10 @@ test('the profile wizard keeps its draft across reloads, carries the registratio
   // A photo picked, then a reload: still there.
   await page.locator('input[type=file]').setInputFiles({ name: 'yo.png', mimeType: 'image/png', buffer: pngPhoto(3) });
   await expect(page.getByRole('img', { name: 'Foto 1' })).toBeVisible();
+  // The photo shows at once and its copy on the device is written just after (IndexedDB, queued
+  // behind the draft's writes): the reload waits for that write, not for time. On a loaded CI
+  // machine a reload right after the preview came before it (one retried run).
+  await expect.poll(() => keptWizardPhotos(page), { timeout: 10_000 }).toBe(1);
   await page.reload();
   await expect(page.getByRole('img', { name: 'Foto 1' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('button', { name: 'Lesión de rodilla' })).toHaveAttribute('aria-pressed', 'true');
