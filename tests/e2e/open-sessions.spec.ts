@@ -98,7 +98,8 @@ test('a host publishes an open session offline; someone nearby asks offline (rep
 /**
  * After the session (docs/decisions/0055, session 15): each one marks «¿Quién vino?» (the host
  * offline: the outbox sends it once when the network returns), the marks count for reliability,
- * and the host repeats the session next week in one tap; the member, invited, is in at once.
+ * and the host repeats the session next week in one tap; the member, invited, is in at once
+ * («Unirme», though the host approves everyone else).
  */
 test('after an open session: «¿Quién vino?» (offline too) counts for reliability; «Repetir la próxima semana»', async ({
   browser,
@@ -107,7 +108,8 @@ test('after an open session: «¿Quién vino?» (offline too) counts for reliabi
   test.setTimeout(90_000);
   const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
   await matchUsers(request, host, member);
-  const { sessionId } = await sessionWithMember(request, host, member);
+  // Under host approval: the repeat's invitee is still in at once («Unirme», not «Solicitar»).
+  const { sessionId } = await sessionWithMember(request, host, member, 'host');
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
   // The session "happens": a development tool moves it so that it ended a minute ago.
   const rewound = await request.post(`/api/dev/open-sessions/${sessionId}/rewind`, { headers: auth(host.token) });
@@ -174,6 +176,10 @@ test('after an open session: «¿Quién vino?» (offline too) counts for reliabi
     })
     .toContain('Repetimos entreno');
   await pageM.goto(`/entrenos/abiertos/${repeatId}`);
+  await expect(pageM.getByTestId('open-session-invitation')).toHaveText(
+    'Lucía te invitó a repetir este entreno: al unirte entras directamente.',
+  );
+  await expect(pageM.getByRole('button', { name: 'Solicitar' })).toHaveCount(0);
   await pageM.getByRole('button', { name: 'Unirme' }).click();
   await expect(pageM.getByTestId('open-session-state')).toHaveText('Estás dentro');
 });

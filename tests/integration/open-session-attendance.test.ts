@@ -280,9 +280,16 @@ describe('open sessions: after the session', () => {
     expect(replay.status).toBe(200);
     expect((replay.body.session as OpenSession)._id).toBe(next._id);
 
-    // Only who held a place is invited, once.
+    // Only who held a place is invited, once; each one's view says so (the screen offers «Unirme»).
     expect((await titlesOf(member)).filter((title) => title === 'Repetimos entreno')).toHaveLength(1);
     expect(await titlesOf(asker)).not.toContain('Repetimos entreno');
+    expect(next.isInvited).toBe(false);
+    const seenBy = async (user: TestUser) =>
+      (await api.get(`/open-sessions/${next._id}`, user.token)).body.session as OpenSession;
+    expect(await seenBy(member)).toMatchObject({ approval: 'host', myState: null, isInvited: true });
+    expect(await seenBy(asker)).toMatchObject({ approval: 'host', myState: null, isInvited: false });
+    const listed = (await api.get('/open-sessions/nearby', member.token)).body.sessions as OpenSession[];
+    expect(listed.find((found) => found._id === next._id)?.isInvited).toBe(true);
     // The invited see it even where they otherwise would not (a session for the host's matches).
     await app.database.db.execute(sql`update open_sessions set visibility = 'matches' where id = ${next._id}::uuid`);
     expect((await api.get(`/open-sessions/${next._id}`, asker.token)).status).toBe(404);
@@ -291,7 +298,34 @@ describe('open sessions: after the session', () => {
     expect(joined.body.session).toMatchObject({ myState: 'approved', taken: 1 });
     await app.database.db.execute(sql`update open_sessions set visibility = 'nearby' where id = ${next._id}::uuid`);
     // Anyone else still asks the host.
-    expect((await write(newcomer, `${next._id}/join`)).body.session).toMatchObject({ myState: 'requested' });
+    expect((await write(newcomer, `${next._id}/join`)).body.session).toMatchObject({
+      myState: 'requested',
+      isInvited: false,
+    });
+    // Once in, the member's view still says they were invited (and «Mis entrenos» lists it so).
+    const mine = (await api.get('/open-sessions/mine', member.token)).body.sessions as OpenSession[];
+    expect(mine.find((found) => found._id === next._id)).toMatchObject({ myState: 'approved', isInvited: true });
+  });
+
+  it('an invitee of a repeat that others filled sees «Completo» and is not let in', async () => {
+    const host = await api.userWithProfile({}, 'Rosa');
+    const [first, second] = [await api.userWithProfile({}, 'Sara'), await api.userWithProfile({}, 'Teresa')];
+    const newcomer = await api.userWithProfile({}, 'Úrsula');
+    const session = await publish(host, { places: 2 });
+    await approved(session, host, [first, second]);
+    clock.set(new Date(endOf(session) + MINUTE));
+    const repeated = await write(host, `${session._id}/repeat`);
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(201);
+    const next = repeated.body.session as OpenSession;
+    // The host approves someone new; an invitee takes the other place.
+    await approved(next, host, [newcomer]);
+    expect((await write(first, `${next._id}/join`)).body.session).toMatchObject({ myState: 'approved', isFull: true });
+
+    const seen = (await api.get(`/open-sessions/${next._id}`, second.token)).body.session as OpenSession;
+    expect(seen).toMatchObject({ isInvited: true, isFull: true, myState: null });
+    const late = await write(second, `${next._id}/join`);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe(M.full);
   });
 
   it('answers any attendance or repeat body with a Spanish 2xx/4xx, never a 5xx (QUALITY 12)', async () => {

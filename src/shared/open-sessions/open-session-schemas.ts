@@ -146,6 +146,11 @@ export type OpenSession = {
   distanceText: string;
   /** The viewer's place: host, a member state, or null (not joined). */
   myState: 'host' | MemberState | null;
+  /**
+   * «Repetir la próxima semana»: the viewer held a place in the session this one repeats, so a
+   * join takes a place at once (while one is free), whatever the session's approval.
+   */
+  isInvited: boolean;
   /** The group chat, for the host and approved members once it exists. */
   conversationId: string | null;
   version: number;

@@ -5,13 +5,14 @@ import { expect } from './test.ts';
 
 /**
  * Over HTTP, as the other phones would: `host` publishes an open session for their matches (first
- * come, three places, the day after tomorrow) and `member` takes a place. Returns the session's id
- * and its group chat's.
+ * come unless `approval` says `host`, three places, the day after tomorrow) and `member` takes a
+ * place (asked and approved, under host approval). Returns the session's id and its group chat's.
  */
 export async function sessionWithMember(
   request: APIRequestContext,
   host: SignedIn,
   member: SignedIn,
+  approval: 'first' | 'host' = 'first',
 ): Promise<{ sessionId: string; conversationId: string }> {
   const post = (user: SignedIn, path: string, data: Record<string, unknown>) =>
     request.post(`/api/open-sessions${path}`, { data, headers: { authorization: `Bearer ${user.token}` } });
@@ -25,12 +26,19 @@ export async function sessionWithMember(
     level: 'all',
     places: 3,
     visibility: 'matches',
-    approval: 'first',
+    approval,
   });
   expect(published.status(), await published.text()).toBe(201);
   const sessionId = ((await published.json()).session as { _id: string })._id;
   const joined = await post(member, `/${sessionId}/join`, { clientId: randomUUID() });
   expect(joined.status(), await joined.text()).toBe(200);
+  if (approval === 'host') {
+    const answered = await post(host, `/${sessionId}/requests/${member.userId}`, {
+      clientId: randomUUID(),
+      decision: 'approve',
+    });
+    expect(answered.status(), await answered.text()).toBe(200);
+  }
   const read = await request.get(`/api/open-sessions/${sessionId}`, {
     headers: { authorization: `Bearer ${host.token}` },
   });

@@ -8,7 +8,7 @@ export const PANEL = 'rounded-3xl bg-white p-4 shadow-sm ring-1 ring-stone-900/6
 const BADGE = 'rounded-full px-2.5 py-0.5 text-xs font-bold ring-1 ring-inset';
 
 /** What the viewer's place reads as, on the card and the detail. */
-export function stateLabel(session: Pick<OpenSession, 'status' | 'myState' | 'isFull'>): string | null {
+export function stateLabel(session: Pick<OpenSession, 'status' | 'myState' | 'isFull' | 'isInvited'>): string | null {
   if (session.status === 'cancelled') return 'Cancelado';
   if (session.status === 'removed') return 'Retirado';
   switch (session.myState) {
@@ -23,7 +23,8 @@ export function stateLabel(session: Pick<OpenSession, 'status' | 'myState' | 'is
     case 'removed':
       return 'Ya no estás en este entreno';
     default:
-      return session.isFull ? 'Completo' : null;
+      if (session.isFull) return 'Completo';
+      return session.isInvited ? 'Te han invitado' : null;
   }
 }
 

@@ -177,7 +177,8 @@ const pathOf = (id: string, write: Write) => {
 function optimistic(session: OpenSession, write: Write): OpenSession {
   switch (write.action) {
     case 'join':
-      return { ...session, myState: session.approval === 'first' ? 'approved' : 'requested' };
+      // First come, or invited to a repeat («Repetir la próxima semana»): a place at once.
+      return { ...session, myState: session.approval === 'first' || session.isInvited ? 'approved' : 'requested' };
     case 'leave':
       return { ...session, myState: 'left' };
     case 'cancel':

@@ -109,7 +109,7 @@ function MemberRow({ session, member }: { session: OpenSession; member: OpenSess
   );
 }
 
-/** The viewer's one action: Unirme / Solicitar / Completo / Salir / Cancelar. */
+/** The viewer's one action: Unirme / Solicitar / Completo / Salir / Cancelar (and an invitation's words). */
 function Actions({ session }: { session: OpenSession }) {
   const [message, setMessage] = useState('');
   // Once it has ended nobody joins, leaves or cancels: who was in it is settled («¿Quién vino?»).
@@ -129,16 +129,28 @@ function Actions({ session }: { session: OpenSession }) {
     );
   }
   if (session.myState === 'declined' || session.myState === 'removed') return null;
+  // Invited to a repeat («Repetir la próxima semana»): in at once, whatever the approval.
+  const invitation = session.isInvited && (
+    <p data-testid="open-session-invitation" className="text-sm text-stone-700 dark:text-stone-200">
+      {session.isFull
+        ? `${session.host.name} te invitó a repetir este entreno, pero ya no quedan plazas.`
+        : `${session.host.name} te invitó a repetir este entreno: al unirte entras directamente.`}
+    </p>
+  );
   if (session.isFull) {
     return (
-      <Button isFullWidth disabled>
-        Completo
-      </Button>
+      <div className="flex flex-col gap-2">
+        {invitation}
+        <Button isFullWidth disabled>
+          Completo
+        </Button>
+      </div>
     );
   }
-  const isRequest = session.approval === 'host';
+  const isRequest = session.approval === 'host' && !session.isInvited;
   return (
     <div className="flex flex-col gap-2">
+      {invitation}
       {isRequest && (
         <textarea
           aria-label="Mensaje para quien organiza (opcional)"

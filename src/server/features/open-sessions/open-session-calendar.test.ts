@@ -21,6 +21,7 @@ const session: OpenSession = {
   status: 'open',
   distanceText: 'A 2 km',
   myState: 'approved',
+  isInvited: false,
   conversationId: null,
   version: 4,
   createdAt: '2026-03-10T09:00:00.000Z',

@@ -44,6 +44,8 @@ export type OpenSessionRecord = {
   taken: number;
   /** The reading viewer's member state, when the query had a viewer. */
   myState: MemberState | null;
+  /** The reading viewer held a place in the session this one repeats (invited: in at once when they join). */
+  isInvited: boolean;
   /** Great-circle km between the viewer's cell and the session's cell, when the query had a viewer. */
   distanceKm: number | null;
 };
@@ -77,6 +79,7 @@ type Row = {
   host_verified: boolean | null;
   taken: number | string;
   my_state?: string | null;
+  is_invited?: boolean | null;
   distance_km?: number | string | null;
 };
 
@@ -107,6 +110,7 @@ function toRecord(row: Row): OpenSessionRecord {
     hostVerified: row.host_verified === true,
     taken: Number(row.taken),
     myState: (row.my_state ?? null) as MemberState | null,
+    isInvited: row.is_invited === true,
     distanceKm: row.distance_km === null || row.distance_km === undefined ? null : Number(row.distance_km),
   };
 }
@@ -129,6 +133,10 @@ const cardJoins = sql`join users hu on hu.id = s.host_id left join profiles hp o
 /** No block either way between a and b. */
 const notBlocked = (a: SQL, b: SQL) => sql`not exists (select 1 from blocks b
   where (b.blocker_id = ${a} and b.blocked_id = ${b}) or (b.blocker_id = ${b} and b.blocked_id = ${a}))`;
+
+/** «Repetir la próxima semana»: `me` held a place in the session `s` repeats (docs/decisions/0055). */
+const invitedSql = (me: SQL) => sql`exists (select 1 from open_session_members pm where pm.session_id = s.repeat_of
+  and pm.user_id = ${me} and pm.state = 'approved')`;
 
 /**
  * Whether the viewer may see session `s` (docs/decisions/0055): the host and anyone holding or
@@ -154,8 +162,7 @@ function visibleSql(viewer: DeckViewer, now: Date) {
       on (b.blocker_id = ${me} and b.blocked_id = am.user_id) or (b.blocker_id = am.user_id and b.blocked_id = ${me})
       where am.session_id = s.id and am.state = 'approved')
     and (
-      exists (select 1 from open_session_members pm where pm.session_id = s.repeat_of
-        and pm.user_id = ${me} and pm.state = 'approved')
+      ${invitedSql(me)}
       or (s.visibility = 'matches' and exists (select 1 from conversations c
         where c.kind = 'match' and c.status = 'active'
           and ((c.user_a = ${me} and c.user_b = s.host_id) or (c.user_a = s.host_id and c.user_b = ${me}))))
@@ -248,7 +255,8 @@ export function createOpenSessionRepository(db: Database) {
     /** One session as `viewer` may see it, or undefined (missing or not visible to them). */
     async findVisible(viewer: DeckViewer, sessionId: string, now: Date): Promise<OpenSessionRecord | undefined> {
       const [row] = rowsOf<Row>(
-        await db.execute(sql`select ${cardColumns}, my.state as my_state, ${distanceSql(viewer)} as distance_km
+        await db.execute(sql`select ${cardColumns}, my.state as my_state, ${invitedSql(sql`${viewer.userId}::uuid`)} as is_invited,
+            ${distanceSql(viewer)} as distance_km
           from open_sessions s ${cardJoins}
           left join open_session_members my on my.session_id = s.id and my.user_id = ${viewer.userId}::uuid
           where s.id = ${sessionId}::uuid and ${visibleSql(viewer, now)}`),
@@ -285,7 +293,8 @@ export function createOpenSessionRepository(db: Database) {
           ? sql`true`
           : sql`s.longitude between ${box.minLongitude}::float8 and ${box.maxLongitude}::float8`;
       return rowsOf<Row>(
-        await db.execute(sql`select ${cardColumns}, my.state as my_state, ${distanceSql(viewer)} as distance_km
+        await db.execute(sql`select ${cardColumns}, my.state as my_state, ${invitedSql(sql`${viewer.userId}::uuid`)} as is_invited,
+            ${distanceSql(viewer)} as distance_km
           from open_sessions s ${cardJoins}
           left join open_session_members my on my.session_id = s.id and my.user_id = ${viewer.userId}::uuid
           where s.status = 'open' and s.starts_at > ${now}::timestamptz and s.host_id <> ${viewer.userId}::uuid
@@ -300,7 +309,8 @@ export function createOpenSessionRepository(db: Database) {
     /** The user's own sessions: hosted, or holding or waiting for a place; not yet ended long ago. */
     async listMine(userId: string, since: Date): Promise<OpenSessionRecord[]> {
       return rowsOf<Row>(
-        await db.execute(sql`select ${cardColumns}, my.state as my_state, null as distance_km
+        await db.execute(sql`select ${cardColumns}, my.state as my_state, ${invitedSql(sql`${userId}::uuid`)} as is_invited,
+            null as distance_km
           from open_sessions s ${cardJoins}
           left join open_session_members my on my.session_id = s.id and my.user_id = ${userId}::uuid
           where (s.host_id = ${userId}::uuid or my.state in ('requested', 'approved'))

@@ -112,6 +112,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       status: record.status,
       distanceText: isHost || record.distanceKm === null ? '' : distanceText(record.distanceKm),
       myState: isHost ? 'host' : record.myState,
+      isInvited: !isHost && record.isInvited,
       conversationId: isIn ? record.conversationId : null,
       version: record.version,
       createdAt: record.createdAt.toISOString(),
@@ -337,7 +338,10 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       await leaveAs(caller.userId, session, input.clientId);
       // The one who left may no longer see it (a session for matches only, or one since filtered out).
       const after = await sessions.findById(session.id);
-      return toView({ ...(after ?? session), myState: 'left', distanceKm: session.distanceKm }, caller.userId);
+      return toView(
+        { ...(after ?? session), myState: 'left', isInvited: session.isInvited, distanceKm: session.distanceKm },
+        caller.userId,
+      );
     },
 
     /**
