@@ -3,7 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Database, preparedStatement } from '../../db/client.ts';
 import type { MessageRow } from '../../db/schema/index.ts';
 import { rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
-import { ensureConversationParticipants, UNREAD_CAP, unreadTotal } from './conversation-repository.ts';
+import { ensureConversationParticipants, UNREAD_CAP, unreadTotal, unreadTotalText } from './conversation-repository.ts';
 
 /** A message as the chat reads it: its row, and its receipt state derived from the receiver's cursors. */
 export type StoredMessageRow = Omit<MessageRow, 'xid'> & { isRead: boolean; isDelivered: boolean };
@@ -118,15 +118,7 @@ const SEND_STATEMENT = `
       where m.conversation_id = $2::uuid and m.seq > coalesce(r.last_read_seq, 0) and m.sender_id <> i.receiver_id
       limit ${UNREAD_CAP - 1}) as u) end as unread_before,
     r.is_muted,
-    case when i.seq is null then null else (select coalesce(sum(
-      case when c.last_seq > p.last_read_seq then (select count(*)::int from (select 1 from messages m
-        where m.conversation_id = p.conversation_id and m.seq > p.last_read_seq and m.sender_id <> p.user_id
-        limit ${UNREAD_CAP}) as u) else 0 end), 0)::int
-      from conversation_participants p join conversations c on c.id = p.conversation_id
-      where p.user_id = i.receiver_id and p.conversation_id <> $2::uuid and c.last_seq > p.last_read_seq
-        and not p.is_hidden and c.kind = 'match' and not exists (select 1 from blocks b
-          where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
-             or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))) end as total_elsewhere
+    case when i.seq is null then null else ${unreadTotalText('i.receiver_id', '$2::uuid')} end as total_elsewhere
   from (select 1) as one
   left join inserted i on true
   left join conversations c on c.id = $2::uuid
