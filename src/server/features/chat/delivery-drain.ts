@@ -7,8 +7,13 @@ export type DeliveryRows = { owed: OwedGuard };
 
 /** How often a node sharing its database looks for work a dead node left (and how quiet it must be). */
 export const DELIVERY_SWEEP_MS = 15_000;
-/** How long a kick waits for more sends to join its batch. */
-const GATHER_MS = 20;
+/**
+ * How long a kick waits for more sends to join its batch. Notifications go to people away from
+ * the conversation, for whom a tenth of a second is nothing; at 200 msg/s a batch holds ~12
+ * messages (20 ms: ~3.5), and the drain's two statements, paid once a batch, fall from 0.54 to
+ * 0.17 a message: PostgreSQL CPU per message 1.00–1.04 → 0.74–0.78 ms (message-cost, same run).
+ */
+const GATHER_MS = 100;
 /** After a failed drain (the database away), the next try. */
 const RETRY_MS = 1_000;
 /** Conversations per claim. */
