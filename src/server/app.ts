@@ -340,6 +340,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     realtime: chat.realtime,
     // Each session's group conversation (docs/decisions/0056).
     groupChat: chat.groups,
+    // «Conectar» after a session makes a match, announced as a mutual like's.
+    matches: swipes.announce,
     clock,
     limiter,
     notifier: notifications.notifications,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { seriousViolations } from './helpers/axe.ts';
-import { matchUsers, pageFor, userWithProfile } from './helpers/chat-setup.ts';
+import { pageFor, userWithProfile } from './helpers/chat-setup.ts';
 import { sessionWithMember } from './helpers/open-sessions.ts';
 import { remoteSpot } from './helpers/spots.ts';
 import { expect, test, SERVICE_WORKER } from './helpers/test.ts';
@@ -96,10 +96,11 @@ test('a host publishes an open session offline; someone nearby asks offline (rep
 });
 
 /**
- * After the session (docs/decisions/0055, session 15): each one marks «¿Quién vino?» (the host
- * offline: the outbox sends it once when the network returns), the marks count for reliability,
- * and the host repeats the session next week in one tap; the member, invited, is in at once
- * («Unirme», though the host approves everyone else).
+ * After the session (docs/decisions/0055, sessions 15 and 16): each one marks «¿Quién vino?» (the
+ * host offline: the outbox sends it once when the network returns), the marks count for reliability,
+ * the member connects with the host (offline too: one match), and the host repeats the session next
+ * week in one tap; the member, invited, is in at once («Unirme», though the host approves everyone
+ * else).
  */
 test('after an open session: «¿Quién vino?» (offline too) counts for reliability; «Repetir la próxima semana»', async ({
   browser,
@@ -107,9 +108,9 @@ test('after an open session: «¿Quién vino?» (offline too) counts for reliabi
 }) => {
   test.setTimeout(90_000);
   const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
-  await matchUsers(request, host, member);
-  // Under host approval: the repeat's invitee is still in at once («Unirme», not «Solicitar»).
-  const { sessionId } = await sessionWithMember(request, host, member, 'host');
+  // Not matched (the session is for people nearby); under host approval, so that the repeat's
+  // invitee is seen to be in at once («Unirme», not «Solicitar»).
+  const { sessionId } = await sessionWithMember(request, host, member, { approval: 'host', visibility: 'nearby' });
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
   // The session "happens": a development tool moves it so that it ended a minute ago.
   const rewound = await request.post(`/api/dev/open-sessions/${sessionId}/rewind`, { headers: auth(host.token) });
@@ -153,6 +154,33 @@ test('after an open session: «¿Quién vino?» (offline too) counts for reliabi
     const reliability = await request.get(`/api/quedadas/reliability/${user.userId}`, { headers: auth(user.token) });
     expect(((await reliability.json()) as { reliability: unknown }).reliability).toEqual({ kept: 1, counted: 1 });
   }
+
+  // Both came: Marcos connects with Lucía (a match without the deck) offline; sent once, one match.
+  await pageM.reload();
+  const connect = whoCameM.getByRole('button', { name: 'Conectar con Lucía' });
+  await expect(connect).toBeVisible();
+  await pageM.context().setOffline(true);
+  await connect.click();
+  await expect(connect).toHaveText('Conectando…');
+  await pageM.context().setOffline(false);
+  const chat = whoCameM.getByRole('link', { name: 'Abrir chat con Lucía' });
+  await expect(chat).toBeVisible({ timeout: 20_000 });
+  await pageM.screenshot({ path: 'test-results/open-session-connected-390.png', fullPage: true });
+  expect(await seriousViolations(pageM)).toEqual([]);
+  const matchesOf = async (user: typeof host) => {
+    const listed = await request.get(`/api/swipes/users/${user.userId}/matches`, { headers: auth(user.token) });
+    return ((await listed.json()) as { matches: { conversationId: string }[] }).matches.map((m) => m.conversationId);
+  };
+  const [conversationId] = await matchesOf(member);
+  expect(await chat.getAttribute('href')).toBe(`/messages/${conversationId}`);
+  expect(await matchesOf(host)).toEqual([conversationId]);
+  await expect
+    .poll(async () => {
+      const listed = await request.get('/api/notifications', { headers: auth(host.token) });
+      const titles = ((await listed.json()) as { notifications: { title: string }[] }).notifications;
+      return titles.filter((n) => n.title === '¡Nuevo Entrenamiento!').length;
+    })
+    .toBe(1);
 
   // «Repetir la próxima semana»: one tap, then the new session.
   await pageH.getByRole('button', { name: 'Repetir la próxima semana' }).click();

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { OpenSession } from '#shared/open-sessions/open-session-schemas';
+import type { DiscoveryApi, TestUser } from './discovery-api.ts';
 import { DAY } from './test-clock.ts';
 
 /**
@@ -18,5 +21,30 @@ export function openSessionBody(now: Date, overrides: Record<string, unknown> = 
     visibility: 'nearby',
     approval: 'first',
     ...overrides,
+  };
+}
+
+/**
+ * Open sessions over HTTP for a test file: `publish` (201 expected) with `openSessionBody` from the
+ * file's clock, the file's `defaults` and the call's overrides; `write` posts to
+ * `/open-sessions/{path}` with a fresh clientId.
+ */
+export function createOpenSessionApi(
+  api: Pick<DiscoveryApi, 'post'>,
+  now: () => Date,
+  defaults: Record<string, unknown> = {},
+) {
+  return {
+    async publish(host: TestUser, overrides: Record<string, unknown> = {}): Promise<OpenSession> {
+      const response = await api.post(
+        '/open-sessions',
+        openSessionBody(now(), { ...defaults, ...overrides }),
+        host.token,
+      );
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return response.body.session as OpenSession;
+    },
+    write: (user: TestUser, path: string, body: Record<string, unknown> = {}) =>
+      api.post(`/open-sessions/${path}`, { clientId: randomUUID(), ...body }, user.token),
   };
 }

@@ -98,11 +98,12 @@ describe('open sessions: after the session', () => {
     const listed = await attendance(ana, session);
     expect(listed.canMark).toBe(true);
     // The host first; the members (who asked at one instant here) in any order.
-    expect(listed.people[0]).toEqual({ userId: host.userId, name: 'Helena', photo: null, isHost: true, came: null });
+    const unmarked = { came: null, connection: { status: 'unavailable' } };
+    expect(listed.people[0]).toEqual({ userId: host.userId, name: 'Helena', photo: null, isHost: true, ...unmarked });
     expect(listed.people.slice(1)).toEqual(
       expect.arrayContaining([
-        { userId: bea.userId, name: 'Bea', photo: null, isHost: false, came: null },
-        { userId: cris.userId, name: 'Cris', photo: null, isHost: false, came: null },
+        { userId: bea.userId, name: 'Bea', photo: null, isHost: false, ...unmarked },
+        { userId: cris.userId, name: 'Cris', photo: null, isHost: false, ...unmarked },
       ]),
     );
     expect(listed.people).toHaveLength(3);
@@ -328,7 +329,7 @@ describe('open sessions: after the session', () => {
     expect(late.body.message).toBe(M.full);
   });
 
-  it('answers any attendance or repeat body with a Spanish 2xx/4xx, never a 5xx (QUALITY 12)', async () => {
+  it('answers any attendance, connect or repeat body with a Spanish 2xx/4xx, never a 5xx (QUALITY 12)', async () => {
     const host = await api.userWithProfile({}, 'Paula');
     const member = await api.userWithProfile({}, 'Quima');
     const session = await publish(host);
@@ -350,7 +351,7 @@ describe('open sessions: after the session', () => {
     );
     await fc.assert(
       fc.asyncProperty(body, fc.oneof(fc.constant(session._id), fc.string({ maxLength: 40 })), async (sent, id) => {
-        for (const path of ['attendance', 'repeat']) {
+        for (const path of ['attendance', 'connect', 'repeat']) {
           for (const user of [host, member]) {
             const response = await api.post(`/open-sessions/${encodeURIComponent(id)}/${path}`, sent, user.token);
             const label = `${path} ${JSON.stringify(sent)?.slice(0, 200)}`;

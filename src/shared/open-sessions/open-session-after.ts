@@ -16,6 +16,9 @@ export const ATTENDANCE_MESSAGES = {
   tooLate: 'Ya no se puede marcar quién vino: han pasado más de 7 días desde el entreno',
   notListed: 'Esa persona no estaba en el entreno',
   repeatNotEnded: 'Solo puedes repetir un entreno que ya ha terminado',
+  connectInvalid: 'La persona indicada no es válida',
+  notTrainedTogether: 'Solo podéis conectar si los dos vinisteis al entreno',
+  cannotConnect: 'No es posible conectar con esta persona',
 } as const;
 
 /** Marks stay editable this long after the session's end (as «¿Entrenasteis juntos?», 0029). */
@@ -46,6 +49,22 @@ export const AttendanceRequestSchema = v.strictObject(
 );
 export type AttendanceRequest = v.InferOutput<typeof AttendanceRequestSchema>;
 
+/** `POST /api/open-sessions/{id}/connect`: a match without the deck with someone who trained with the caller. */
+export const ConnectRequestSchema = v.strictObject(
+  { clientId: QuedadaClientIdSchema, userId: id(ATTENDANCE_MESSAGES.connectInvalid) },
+  ATTENDANCE_MESSAGES.connectInvalid,
+);
+
+/**
+ * Whether the caller and this person can connect after the session (docs/decisions/0055, session
+ * 16): `connected` when they have a match (from the deck or from here) to chat in, `available`
+ * when both were found to have come and nothing stands between them, else `unavailable`.
+ */
+export type AttendanceConnection =
+  | { status: 'connected'; conversationId: string }
+  | { status: 'available' }
+  | { status: 'unavailable' };
+
 /** Someone the caller may mark, with the caller's mark (null: not marked yet). */
 export type AttendancePerson = {
   userId: string;
@@ -53,6 +72,7 @@ export type AttendancePerson = {
   photo: string | null;
   isHost: boolean;
   came: boolean | null;
+  connection: AttendanceConnection;
 };
 
 /** «¿Quién vino?» as the caller sees it. */

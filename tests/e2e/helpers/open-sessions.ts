@@ -4,15 +4,19 @@ import type { SignedIn } from './chat-setup.ts';
 import { expect } from './test.ts';
 
 /**
- * Over HTTP, as the other phones would: `host` publishes an open session for their matches (first
- * come unless `approval` says `host`, three places, the day after tomorrow) and `member` takes a
- * place (asked and approved, under host approval). Returns the session's id and its group chat's.
+ * Over HTTP, as the other phones would: `host` publishes an open session (for their matches and
+ * first come unless `options` say otherwise; three places, the day after tomorrow) and `member`
+ * takes a place (asked and approved, under host approval). Returns the session's id and its group
+ * chat's.
  */
 export async function sessionWithMember(
   request: APIRequestContext,
   host: SignedIn,
   member: SignedIn,
-  approval: 'first' | 'host' = 'first',
+  {
+    approval = 'first',
+    visibility = 'matches',
+  }: { approval?: 'first' | 'host'; visibility?: 'matches' | 'nearby' } = {},
 ): Promise<{ sessionId: string; conversationId: string }> {
   const post = (user: SignedIn, path: string, data: Record<string, unknown>) =>
     request.post(`/api/open-sessions${path}`, { data, headers: { authorization: `Bearer ${user.token}` } });
@@ -25,7 +29,7 @@ export async function sessionWithMember(
     activity: 'Pierna',
     level: 'all',
     places: 3,
-    visibility: 'matches',
+    visibility,
     approval,
   });
   expect(published.status(), await published.text()).toBe(201);

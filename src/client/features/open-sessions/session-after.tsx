@@ -3,12 +3,64 @@ import type { Attendance, AttendancePerson } from '#shared/open-sessions/open-se
 import type { OpenSession } from '#shared/open-sessions/open-session-schemas';
 import { Button, buttonClasses } from '../../ui/button.tsx';
 import { PANEL } from './open-session-card.tsx';
-import { markAttendance, repeatSession } from './session-after-store.ts';
+import { connectWith, markAttendance, repeatSession } from './session-after-store.ts';
 
 const TOGGLE = 'min-w-24 aria-pressed:ring-2 aria-pressed:ring-brand-700 dark:aria-pressed:ring-brand-400';
 
-/** One person: «Vino» / «No vino», pressed as the viewer marked them. */
-function PersonRow({ session, person, canMark }: { session: OpenSession; person: AttendancePerson; canMark: boolean }) {
+/** «Conectar» with one person who trained with the viewer, or the chat they already have. */
+function Connection({
+  session,
+  person,
+  isConnecting,
+}: {
+  session: OpenSession;
+  person: AttendancePerson;
+  isConnecting: boolean;
+}) {
+  const connection = person.connection;
+  // A copy saved before «Conectar» existed has none.
+  switch (connection?.status) {
+    case 'connected':
+      return (
+        <Link
+          to="/messages/$conversationId"
+          params={{ conversationId: connection.conversationId }}
+          aria-label={`Abrir chat con ${person.name}`}
+          className={buttonClasses({ variant: 'secondary', size: 'sm' })}
+        >
+          Abrir chat
+        </Link>
+      );
+    case 'available':
+      return (
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={`Conectar con ${person.name}`}
+          isLoading={isConnecting}
+          disabled={isConnecting}
+          onClick={() => void connectWith(session, person.userId)}
+        >
+          {isConnecting ? 'Conectando…' : 'Conectar'}
+        </Button>
+      );
+    default:
+      return null;
+  }
+}
+
+/** One person: «Vino» / «No vino», pressed as the viewer marked them; «Conectar» once both came. */
+function PersonRow({
+  session,
+  person,
+  canMark,
+  isConnecting,
+}: {
+  session: OpenSession;
+  person: AttendancePerson;
+  canMark: boolean;
+  isConnecting: boolean;
+}) {
   const label = person.isHost ? `${person.name} (organiza)` : person.name;
   return (
     <li
@@ -22,6 +74,7 @@ function PersonRow({ session, person, canMark }: { session: OpenSession; person:
           <span className="size-10 shrink-0 rounded-full bg-stone-200 dark:bg-white/10" />
         )}
         <span className="font-semibold text-stone-900 dark:text-white">{label}</span>
+        <Connection session={session} person={person} isConnecting={isConnecting} />
       </span>
       {canMark ? (
         <fieldset className="flex gap-2">
@@ -56,9 +109,19 @@ function PersonRow({ session, person, canMark }: { session: OpenSession; person:
 
 /**
  * «¿Quién vino?» after the session: the others in it, each with «Vino» / «No vino» while the marks
- * are open (7 days), then what the viewer marked. Marks count for everyone's reliability.
+ * are open (7 days), then what the viewer marked. Marks count for everyone's reliability; two who
+ * came may connect (a match without the deck).
  */
-export function WhoCame({ session, attendance }: { session: OpenSession; attendance: Attendance | null }) {
+export function WhoCame({
+  session,
+  attendance,
+  connecting,
+}: {
+  session: OpenSession;
+  attendance: Attendance | null;
+  /** The people a «Conectar» of this device still waits for. */
+  connecting: readonly string[];
+}) {
   return (
     <section className={PANEL} aria-labelledby="open-session-who-came">
       <h2 id="open-session-who-came" className="text-lg font-bold text-stone-900 dark:text-white">
@@ -73,11 +136,18 @@ export function WhoCame({ session, attendance }: { session: OpenSession; attenda
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-300">
             {attendance.canMark
               ? 'Marca quién entrenó contigo. Cuenta para las quedadas cumplidas de cada uno.'
-              : 'Ya no se puede cambiar quién vino.'}
+              : 'Ya no se puede cambiar quién vino.'}{' '}
+            Si los dos vinisteis, podéis conectar: se abre un chat entre los dos.
           </p>
           <ul className="mt-1">
             {attendance.people.map((person) => (
-              <PersonRow key={person.userId} session={session} person={person} canMark={attendance.canMark} />
+              <PersonRow
+                key={person.userId}
+                session={session}
+                person={person}
+                canMark={attendance.canMark}
+                isConnecting={connecting.includes(person.userId)}
+              />
             ))}
           </ul>
         </>

@@ -21,7 +21,7 @@ import {
 } from './open-session-store.ts';
 import { ScreenHeader } from './open-sessions-screen.tsx';
 import { RepeatNextWeek, WhoCame } from './session-after.tsx';
-import { canAskWhoCame, readAttendance, readRepeat } from './session-after-store.ts';
+import { canAskWhoCame, readAttendance, readPendingConnects, readRepeat } from './session-after-store.ts';
 
 type Shown = {
   session: OpenSession | null;
@@ -30,6 +30,8 @@ type Shown = {
   attendance: Attendance | null;
   /** «Repetir la próxima semana»: '' while it waits, then the new session's id. */
   repeat: string | undefined;
+  /** Whom a «Conectar» still waits in the outbox for. */
+  connecting: string[];
 };
 
 const MEMBER_LABELS: Record<OpenSessionMember['state'], string> = {
@@ -192,21 +194,23 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
   // Every read starts at once: the live query watches only what it reads before its first native
   // await (read one after another, a change to the later ones — a mark made offline — went unseen).
   const read = async (db: LocalDb): Promise<Shown> => {
-    const [session, members, error, attendance, repeat] = await Promise.all([
+    const [session, members, error, attendance, repeat, connecting] = await Promise.all([
       readSession(db, sessionId),
       readMembers(db, sessionId),
       readError(db, sessionId),
       readAttendance(db, sessionId),
       readRepeat(db, sessionId),
+      readPendingConnects(db, sessionId),
     ]);
-    return { session, members: members ?? [], error, attendance, repeat };
+    return { session, members: members ?? [], error, attendance, repeat, connecting };
   };
-  const { session, members, error, attendance, repeat } = useLiveQuery(`open-session:${sessionId}`, read, {
+  const { session, members, error, attendance, repeat, connecting } = useLiveQuery(`open-session:${sessionId}`, read, {
     session: null,
     members: [],
     error: '',
     attendance: null,
     repeat: undefined,
+    connecting: [],
   });
   const hasEnded = session ? endOf(session) <= Date.now() : false;
   const label = session ? stateLabel(session) : null;
@@ -248,7 +252,9 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
             </p>
           )}
           <Actions session={session} />
-          {canAskWhoCame(session, Date.now()) && <WhoCame session={session} attendance={attendance} />}
+          {canAskWhoCame(session, Date.now()) && (
+            <WhoCame session={session} attendance={attendance} connecting={connecting} />
+          )}
           {session.myState === 'host' && hasEnded && session.status !== 'removed' && (
             <RepeatNextWeek session={session} repeat={repeat} />
           )}

@@ -1,8 +1,12 @@
+import type { MatchEvent } from '#shared/discovery/discovery-schemas';
 import {
   ATTENDANCE_MESSAGES,
   ATTENDANCE_WINDOW_MS,
   type Attendance,
+  type AttendanceConnection,
   AttendanceRequestSchema,
+  attendanceVerdicts,
+  ConnectRequestSchema,
   nextWeeklyStart,
   openSessionReliability,
 } from '#shared/open-sessions/open-session-after';
@@ -15,11 +19,29 @@ import type { Reliability } from '#shared/quedadas/quedada-schemas';
 import { endOf } from '#shared/quedadas/quedada-state';
 import type { Clock } from '../../infra/clock.ts';
 import { badRequest, conflict, forbidden } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
 import { parseInput } from '../../validation.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import type { Caller } from '../quedadas/quedada-service.ts';
 import { OPEN_SESSION_REMINDER_MS } from './open-session-notices.ts';
 import type { OpenSessionRecord, OpenSessionRepository } from './open-session-repository.ts';
+import type { PairState } from './open-session-connect-repository.ts';
+
+/**
+ * How a match made by «Conectar» is announced: the swipes' own announcement of a new match (the
+ * `match` socket event, then the chat's hook: member rows, `conversationUpdated`, the notification).
+ */
+export type OpenSessionMatches = { matched(userId: string, event: MatchEvent): void };
+
+/** What «Conectar» offers between the caller and one other person (`connection` of «¿Quién vino?»). */
+function connectionOf(pair: PairState | undefined, bothCame: boolean): AttendanceConnection {
+  if (pair?.conversation) {
+    return pair.conversation.status === 'active'
+      ? { status: 'connected', conversationId: pair.conversation.id }
+      : { status: 'unavailable' };
+  }
+  return bothCame && pair?.isReachable ? { status: 'available' } : { status: 'unavailable' };
+}
 
 /**
  * After an open session (docs/decisions/0055, amendment of session 15): «¿Quién vino?» — the host
@@ -40,6 +62,9 @@ export function createOpenSessionAfter(deps: {
   tell(userIds: readonly string[], record: OpenSessionRecord, title: string, body: string): void;
   ensureGroup(sessionId: string, hostId: string, title: string): Promise<void>;
   what(record: OpenSessionRecord): string;
+  /** Without it a connection is made but not announced. */
+  matches?: OpenSessionMatches;
+  logger: Logger;
 }) {
   const { sessions, clock } = deps;
 
@@ -63,11 +88,15 @@ export function createOpenSessionAfter(deps: {
     others: readonly string[],
   ): Promise<Attendance> => {
     const { record, endsAt, closesAt } = found;
-    const [profiles, marks] = await Promise.all([
+    const [profiles, marks, sessionMarks, pairs] = await Promise.all([
       deps.profiles.findManyByUserIds(others),
       sessions.marksBy(record.id, userId),
+      sessions.sessionMarks(record.id),
+      sessions.pairStates(userId, others),
     ]);
     const byId = new Map(profiles.map((profile) => [profile.userId, profile]));
+    const verdicts = attendanceVerdicts(sessionMarks);
+    const cameWith = (id: string) => verdicts.get(userId) === 'came' && verdicts.get(id) === 'came';
     return {
       sessionId: record.id,
       endsAt: endsAt.toISOString(),
@@ -82,9 +111,34 @@ export function createOpenSessionAfter(deps: {
           photo: photo ? `/${photo}` : null,
           isHost: id === record.hostId,
           came: marks.get(id) ?? null,
+          connection: connectionOf(pairs.get(id), cameWith(id)),
         };
       }),
     };
+  };
+
+  /** A new match to both, as a mutual like's (best effort: the match stands either way). */
+  const announceMatch = async (
+    userId: string,
+    otherId: string,
+    match: { matchId: string; conversationId: string; swipeType: 'like'; createdAt: Date },
+  ) => {
+    try {
+      const faces = new Map(
+        (await deps.profiles.findManyByUserIds([userId, otherId])).map((profile) => [profile.userId, profile]),
+      );
+      const event = (id: string): MatchEvent => ({
+        matchId: match.matchId,
+        conversationId: match.conversationId,
+        otherUser: { userId: id, name: faces.get(id)?.name ?? '', photos: faces.get(id)?.photos ?? [] },
+        swipeType: match.swipeType,
+        timestamp: match.createdAt.toISOString(),
+      });
+      deps.matches?.matched(userId, event(otherId));
+      deps.matches?.matched(otherId, event(userId));
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'open sessions: could not announce a connection');
+    }
   };
 
   return {
@@ -108,6 +162,39 @@ export function createOpenSessionAfter(deps: {
       await deps.limit(caller.userId);
       await sessions.mark(caller.userId, input.clientId, found.record.id, last, clock.now());
       // Who was in it is fixed at the end (member writes are refused after it): no second read.
+      return attendanceOf(caller.userId, found, others);
+    },
+
+    /**
+     * «Conectar»: a match without the deck with someone the session's marks say trained with the
+     * caller (both found to have come), never across a block, a hidden or restricted profile, an
+     * unmatched pair or a «no» in the deck. Made once: a second call, the other's own «Conectar»
+     * or a match from the deck answer the match there is; the same clientId again does nothing.
+     * A new match is announced to both as a mutual like's. Answers «¿Quién vino?» as it now is.
+     */
+    async connect(caller: Caller, sessionId: string, body: unknown): Promise<Attendance> {
+      const input = parseInput(ConnectRequestSchema, body);
+      const found = await ended(caller.userId, sessionId);
+      const others = await othersIn(found.record.id, caller.userId);
+      const otherId = input.userId.toLowerCase();
+      if (!others.includes(otherId)) throw badRequest(ATTENDANCE_MESSAGES.notListed, 'NOT_LISTED');
+      await deps.limit(caller.userId);
+      const verdicts = attendanceVerdicts(await sessions.sessionMarks(found.record.id));
+      const bothCame = verdicts.get(caller.userId) === 'came' && verdicts.get(otherId) === 'came';
+      const outcome = await sessions.connect(
+        caller.userId,
+        input.clientId,
+        found.record.id,
+        otherId,
+        bothCame,
+        clock.now(),
+      );
+      if (outcome.kind === 'refused') {
+        throw outcome.reason === 'not-together'
+          ? conflict(ATTENDANCE_MESSAGES.notTrainedTogether, 'NOT_TRAINED_TOGETHER')
+          : conflict(ATTENDANCE_MESSAGES.cannotConnect, 'CANNOT_CONNECT');
+      }
+      if (outcome.kind === 'created') await announceMatch(caller.userId, otherId, outcome.match);
       return attendanceOf(caller.userId, found, others);
     },
 

@@ -41,6 +41,8 @@ export async function registerOpenSessions(
     notifier: OpenSessionNotifier;
     privacyOf: PrivacyReader;
     reliabilityOf: OpenSessionServiceDeps['reliabilityOf'];
+    /** The swipes' announcement of a new match, for the ones «Conectar» makes. */
+    matches?: OpenSessionServiceDeps['matches'];
     /** The chat module's group conversations (its `groups`); without them sessions have no chat. */
     groupChat?: OpenSessionServiceDeps['groupChat'];
     /** Outside production: `/api/dev/open-sessions/{id}/rewind`. */
@@ -55,6 +57,7 @@ export async function registerOpenSessions(
     reliabilityOf: deps.reliabilityOf,
     isModerator: async (userId) => Boolean(await roles.find(userId)),
     groupChat: deps.groupChat,
+    matches: deps.matches,
     realtime: { emitToUser: (userId, event, payload) => deps.realtime.emitToUser(userId, event, payload) },
     notifier: deps.notifier,
     limiter: deps.limiter,

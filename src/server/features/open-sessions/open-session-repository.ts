@@ -12,6 +12,7 @@ import { rowsOf } from '../../db/rows.ts';
 import { boundingBox } from '../discovery/ranking/deck-geometry.ts';
 import type { DeckViewer } from '../discovery/ranking/deck-viewer.ts';
 import { createOpenSessionAttendanceRepository } from './open-session-attendance-repository.ts';
+import { createOpenSessionConnectRepository } from './open-session-connect-repository.ts';
 import { createOpenSessionMemberRepository } from './open-session-member-repository.ts';
 
 /** A session row with its host's card and the counts the views need. */
@@ -323,6 +324,8 @@ export function createOpenSessionRepository(db: Database) {
     ...createOpenSessionMemberRepository(db),
     // participants, marksBy, mark, marksAbout («¿Quién vino?»)
     ...createOpenSessionAttendanceRepository(db),
+    // sessionMarks, pairStates, connect («Conectar» after it)
+    ...createOpenSessionConnectRepository(db),
 
     /**
      * Outside production only (`POST /api/dev/open-sessions/{id}/rewind`): the host's open session

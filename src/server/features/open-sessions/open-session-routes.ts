@@ -92,6 +92,11 @@ export async function openSessionRoutes(
     return { success: true, attendance };
   });
 
+  // «Conectar» (after the session, two who came): a match without the deck; answers «¿Quién vino?».
+  app.post<{ Params: Params }>('/:id/connect', async (request): Promise<AttendanceResponse> => {
+    return { success: true, attendance: await sessions.connect(requireAuth(request), request.params.id, request.body) };
+  });
+
   // «Repetir la próxima semana» (the host, once it has ended): 201 the new session, 200 a replay.
   app.post<{ Params: Params }>('/:id/repeat', async (request, reply) => {
     const outcome = await sessions.repeat(requireAuth(request), request.params.id, request.body);

@@ -24,7 +24,7 @@ import { type DeckViewer, deckViewerOf } from '../discovery/ranking/deck-viewer.
 import { type PrivacyReader, publicProfileView, type StoredProfile } from '../profiles/profile-model.ts';
 import type { ProfileRepository } from '../profiles/profile-repository.ts';
 import type { Caller } from '../quedadas/quedada-service.ts';
-import { createOpenSessionAfter } from './open-session-after.ts';
+import { createOpenSessionAfter, type OpenSessionMatches } from './open-session-after.ts';
 import { createOpenSessionGroupSync, type OpenSessionGroupChat } from './open-session-group-sync.ts';
 import type { MemberWriteOutcome } from './open-session-member-repository.ts';
 import {
@@ -36,7 +36,7 @@ import {
 import type { OpenSessionRecord, OpenSessionRepository } from './open-session-repository.ts';
 
 // The ports of `OpenSessionServiceDeps`, for the module and the tests that build the service.
-export type { OpenSessionGroupChat, OpenSessionNotifier, OpenSessionRealtime };
+export type { OpenSessionGroupChat, OpenSessionMatches, OpenSessionNotifier, OpenSessionRealtime };
 
 const WRITE_RULE: RateLimitRule = { name: 'open-session-write', limit: 30, windowMs: 60_000 };
 /** A gym of the session's name farther than this from the host is another branch: the host's cell is used. */
@@ -53,6 +53,8 @@ export type OpenSessionServiceDeps = {
   /** The group chat; without it a session has none (`conversationId` null). */
   groupChat?: OpenSessionGroupChat;
   notifier?: OpenSessionNotifier;
+  /** How a match «Conectar» makes is announced (the swipes' announcement); none when absent. */
+  matches?: OpenSessionMatches;
   limiter: RateLimiter;
   clock: Clock;
   logger: Logger;
@@ -189,6 +191,8 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     tell,
     ensureGroup,
     what,
+    matches: deps.matches,
+    logger: deps.logger,
   });
 
   return {
@@ -426,7 +430,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
     /** One pass of the reminder runner (`open-session-notices.ts`). */
     runDueReminders,
 
-    // attendance, markAttendance, attendanceRecord, repeat, rewind
+    // attendance, markAttendance, connect, attendanceRecord, repeat, rewind
     ...after,
   };
 }

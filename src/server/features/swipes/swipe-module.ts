@@ -19,6 +19,8 @@ import { createSwipeUndoService, type SwipeUndoService } from './swipe-undo-serv
 export type SwipeModule = {
   swipes: SwipeService;
   undos: SwipeUndoService;
+  /** A new match's announcement (the `match` socket event, then `matchEvents`), for matches made elsewhere. */
+  announce: MatchEvents;
   /** `/api/swipes/users/:id/{swipe,undo,matches}`. */
   register(http: FastifyInstance): Promise<void>;
 };
@@ -45,15 +47,16 @@ export function createSwipeModule(deps: {
     },
     notificationsRemoved: (userId, removed) => notifications.removed(userId, removed),
   };
+  const announce: MatchEvents = {
+    matched(userId, event) {
+      io.to(userRoom(userId)).emit('match', event);
+      deps.matchEvents.matched(userId, event);
+    },
+  };
   const swipes = createSwipeService({
     swipes: createSwipeRepository(deps.db),
     profiles: deps.profiles,
-    events: {
-      matched(userId, event) {
-        io.to(userRoom(userId)).emit('match', event);
-        deps.matchEvents.matched(userId, event);
-      },
-    },
+    events: announce,
     clock: deps.clock,
     privacyOf: deps.privacyOf,
     logger,
@@ -63,6 +66,7 @@ export function createSwipeModule(deps: {
   return {
     swipes,
     undos,
+    announce,
     async register(http) {
       await http.register(swipeRoutes, { prefix: '/api/swipes', swipes, undos, limiter: deps.limiter });
     },
