@@ -11,6 +11,7 @@ import {
   UNREAD_COUNT_UPDATED_EVENT,
   type UnreadCountUpdatedEvent,
 } from '#shared/notifications/notification-schemas';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { NOTIFICATION_MESSAGES } from '#shared/notifications/notification-messages';
 import { isAppPath, type PushPayload, pushPreview } from '#shared/notifications/push-schemas';
 import type { NotificationSwitch } from '#shared/settings/settings-schema';
@@ -110,6 +111,8 @@ const DEFAULT_SWITCH: Record<NotificationType, NotificationSwitch | null> = {
 /** The streak reminder goes out from this Madrid hour on, to those whose streak ends at midnight. */
 export const STREAK_REMINDER_HOUR = 18;
 const STREAK_REMINDER_BATCH = 500;
+/** Announcements of one batch between two turns of the event loop (`notifyMessagesOnce`). */
+const ANNOUNCE_SLICE = 16;
 const madridHour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Madrid', hour: '2-digit', hourCycle: 'h23' });
 
 export function toNotification(record: NotificationRecord): Notification {
@@ -302,12 +305,15 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const inputOf = new Map(list.map((group) => [`${group.recipientId}:${group.input.collapseKey}`, group.input]));
       const announced: Notification[] = [];
       const counted = new Set<string>();
-      for (const one of stored) {
+      for (const [index, one] of stored.entries()) {
         const userId = one.record.userId;
         const input = inputOf.get(`${userId}:${one.record.collapseKey}`);
         if (!input) continue;
         announced.push(await announce(userId, input, one, { isCountSent: counted.has(userId) }));
         counted.add(userId);
+        // A large batch (a group's message is one per member) lets the sends waiting meanwhile go
+        // first every few announcements, rather than holding the event loop until its last one.
+        if (index % ANNOUNCE_SLICE === ANNOUNCE_SLICE - 1) await yieldToEventLoop();
       }
       return announced;
     },
