@@ -47,7 +47,7 @@ import { capSocketsPerUser, type Realtime } from './plugins/realtime.ts';
 import { attachSocketAuth, createRevocationBroadcaster } from './plugins/realtime-auth.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { attachSocketBudgets } from './plugins/socket-budgets.ts';
-import { staticPwaPlugin } from './plugins/static-pwa.ts';
+import { inlineStyleHashes, staticPwaPlugin } from './plugins/static-pwa.ts';
 import { deriveServerKeys } from './secrets.ts';
 import { seedDemoOnFirstStart } from './tools/demo-start.ts';
 import { openFoundation } from './app-foundation.ts';
@@ -205,7 +205,11 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     token: config.metricsToken,
   });
   await http.register(inputGuardPlugin);
-  await http.register(securityHeadersPlugin, { isProduction, publicOrigin: config.publicOrigin });
+  await http.register(securityHeadersPlugin, {
+    isProduction,
+    publicOrigin: config.publicOrigin,
+    inlineStyleHashes: inlineStyleHashes(config.clientDir),
+  });
   await registerDev(http, { isOpenToNetwork: config.areDevRoutesOpenToNetwork, outbox });
   await http.register(authPlugin, { sessions: auth.sessions });
   await health.register(http);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from './helpers/test.ts';
 
 // The landing screen with motion as most people have it: its demo deck moves (the journeys'
@@ -84,6 +85,47 @@ test.describe('login screen before and after its JavaScript runs', () => {
       await page.goto('/register');
       await expect(page.locator('#root')).toBeEmpty();
     });
+  });
+
+  test('a tap on the static page before its script runs is not lost (issue 34)', async ({ page }) => {
+    // The app's entry held back, as on a slow phone: the static page is on screen, its button dead.
+    let releaseEntry: (() => void) | undefined;
+    const isEntryHeld = new Promise<void>((resolve) => {
+      releaseEntry = resolve;
+    });
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await isEntryHeld;
+      await route.continue();
+    });
+    await page.goto('/login');
+    const open = page.getByRole('button', { name: 'Iniciar Sesión', exact: true });
+    await expect(open).toBeDisabled();
+    // A person does not wait for it to be enabled: the tap lands on the static button.
+    await open.click({ force: true });
+    await expect(page.getByLabel('Email')).toBeHidden();
+    releaseEntry?.();
+    // The live screen takes the tap: the form, as if the person had tapped the live button.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Iniciar sesión');
+    await expect(page.getByLabel('Email')).toBeVisible();
+  });
+
+  test('the first paint needs nothing but the HTML; the CSP allows its inline CSS by hash (issue 34)', async ({
+    request,
+  }) => {
+    const response = await request.get('/login');
+    const html = await response.text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    const outsideTemplate = head.replace(/<template id="app-start">[\s\S]*<\/template>/, '');
+    expect(outsideTemplate).not.toMatch(/rel="(?:stylesheet|modulepreload)"|type="module"/);
+    expect(outsideTemplate).toMatch(/<script defer src="\/assets\/prerendered-start-[\w-]+\.js"><\/script>/);
+    const styles = [...head.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1] ?? '');
+    expect(styles).toHaveLength(1);
+    const digest = createHash('sha256')
+      .update(styles[0] ?? '')
+      .digest('base64');
+    const policy = response.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain(`style-src 'self' 'sha256-${digest}'`);
+    expect(policy).not.toContain('unsafe-inline');
   });
 
   test('the static page becomes the live screen in place, with no layout shift', async ({ page }) => {

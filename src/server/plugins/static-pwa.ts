@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -11,6 +12,23 @@ const ONE_YEAR_S = 31_536_000;
 
 /** Files that must be revalidated on every load, or a new version would never reach users. */
 const NO_CACHE_FILES = new Set(['/index.html', '/login.html', '/sw.js', '/manifest.webmanifest', '/registerSW.js']);
+
+/**
+ * The CSP sources (`sha256-…`) of the inline `<style>` elements of the pages rendered at build time
+ * (login.html's critical CSS, scripts/prerender.mjs): the CSP allows exactly these and no other
+ * inline style. None without a build.
+ */
+export function inlineStyleHashes(clientDir: string): string[] {
+  const loginPath = path.join(clientDir, 'login.html');
+  if (!existsSync(loginPath)) return [];
+  const html = readFileSync(loginPath, 'utf8');
+  return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (match) =>
+      `sha256-${createHash('sha256')
+        .update(match[1] ?? '')
+        .digest('base64')}`,
+  );
+}
 
 /**
  * Serves the built PWA from `clientDir`: hashed assets cached for a year, the shell and worker
