@@ -27,13 +27,15 @@ export function openSessionBody(now: Date, overrides: Record<string, unknown> = 
 /**
  * Open sessions over HTTP for a test file: `publish` (201 expected) with `openSessionBody` from the
  * file's clock, the file's `defaults` and the call's overrides; `write` posts to
- * `/open-sessions/{path}` with a fresh clientId.
+ * `/open-sessions/{path}` with a fresh clientId; `admit` lets people in under host approval.
  */
 export function createOpenSessionApi(
   api: Pick<DiscoveryApi, 'post'>,
   now: () => Date,
   defaults: Record<string, unknown> = {},
 ) {
+  const write = (user: TestUser, path: string, body: Record<string, unknown> = {}) =>
+    api.post(`/open-sessions/${path}`, { clientId: randomUUID(), ...body }, user.token);
   return {
     async publish(host: TestUser, overrides: Record<string, unknown> = {}): Promise<OpenSession> {
       const response = await api.post(
@@ -44,7 +46,14 @@ export function createOpenSessionApi(
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       return response.body.session as OpenSession;
     },
-    write: (user: TestUser, path: string, body: Record<string, unknown> = {}) =>
-      api.post(`/open-sessions/${path}`, { clientId: randomUUID(), ...body }, user.token),
+    write,
+    /** Each of `members` asks to join `session` and its host approves them (200 each). */
+    async admit(session: OpenSession, host: TestUser, members: readonly TestUser[]): Promise<void> {
+      for (const user of members) {
+        expect((await write(user, `${session._id}/join`)).status).toBe(200);
+        const answer = await write(host, `${session._id}/requests/${user.userId}`, { decision: 'approve' });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      }
+    },
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '#shared/open-sessions/open-session-after';
 import { OPEN_SESSION_MESSAGES as M, type OpenSession } from '#shared/open-sessions/open-session-schemas';
 import { NOTIFICATION_MESSAGES } from '#shared/notifications/notification-messages';
+import { endOf } from '#shared/quedadas/quedada-state';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { createOpenSessionApi } from '../helpers/open-session-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -35,15 +36,10 @@ describe('open sessions: connect after training', () => {
     await app?.close();
   });
 
-  const endOf = (session: OpenSession) => new Date(session.startsAt).getTime() + session.durationMin * MINUTE;
   /** A session of `host` with `members` approved, then over. */
   const heldWith = async (host: TestUser, members: TestUser[], asker?: TestUser) => {
     const session = await sessions.publish(host);
-    for (const user of members) {
-      expect((await sessions.write(user, `${session._id}/join`)).status).toBe(200);
-      const answer = await sessions.write(host, `${session._id}/requests/${user.userId}`, { decision: 'approve' });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    }
+    await sessions.admit(session, host, members);
     if (asker) expect((await sessions.write(asker, `${session._id}/join`)).status).toBe(200);
     return session;
   };

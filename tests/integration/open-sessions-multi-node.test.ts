@@ -2,15 +2,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenSession, OpenSessionUpdatedEvent } from '#shared/open-sessions/open-session-schemas';
+import { sql } from 'drizzle-orm';
+import { OPEN_SESSION_ATTENDANCE_REMINDER_DELAY_MS } from '../../src/server/features/open-sessions/open-session-notices.ts';
 import { nextEventMatching } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
+import { openSessionBody } from '../helpers/open-session-api.ts';
 import { connectSocket } from '../helpers/sockets.ts';
 import { startSecondNode, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 
-/** «Entrenos abiertos» on two nodes sharing PostgreSQL and Redis (issue #35, docs/decisions/0055). */
+/** «Entrenos abiertos» on two nodes sharing PostgreSQL and Redis (issue #35, docs/decisions/0055): places, reminders. */
 describe.runIf(isScaled)('open sessions across two nodes', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
   let nodeA: TestApp;
@@ -86,6 +89,45 @@ describe.runIf(isScaled)('open sessions across two nodes', () => {
     expect(await reminders(host)).toBe(1);
     const joined = throughWhom(await apiA.get(`/open-sessions/${session._id}/members`, host.token), [first, second]);
     expect(await reminders(joined)).toBe(1);
+  });
+
+  it('«¿Quién vino?» an hour after the end: passes racing on two nodes ask each one who marked nobody once', async () => {
+    const host = await apiA.userWithProfile({}, 'Rosa');
+    const sara = await apiA.userWithProfile({}, 'Sara');
+    const tere = await apiA.userWithProfile({}, 'Tere');
+    const published = await apiA.post('/open-sessions', openSessionBody(clock.now(), { places: 3 }), host.token);
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const session = published.body.session as OpenSession;
+    for (const user of [sara, tere]) {
+      expect(
+        (await apiB.post(`/open-sessions/${session._id}/join`, { clientId: randomUUID() }, user.token)).status,
+      ).toBe(200);
+    }
+    const endsAt = Date.parse(session.startsAt) + session.durationMin * MINUTE;
+    clock.set(new Date(endsAt + MINUTE));
+    const marked = await apiB.post(
+      `/open-sessions/${session._id}/attendance`,
+      { clientId: randomUUID(), marks: [{ userId: host.userId, came: true }] },
+      sara.token,
+    );
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+
+    clock.set(new Date(endsAt + OPEN_SESSION_ATTENDANCE_REMINDER_DELAY_MS + MINUTE));
+    const passes = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => (index % 2 ? nodeA : nodeB).openSessions.runDueAttendanceReminders()),
+    );
+    const sent = passes.reduce((sum, count) => sum + count, 0);
+    // Every send made one row (a second send of one reminder would collapse into the first's row).
+    const rows = (await nodeA.database.db.execute(
+      sql`select count(*)::int as n from notifications where title = '¿Quién vino?'`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(rows.rows[0]?.n).toBe(sent);
+    const asked = async (user: TestUser) => {
+      const listed = await apiB.get('/notifications?type=reminder', user.token);
+      return ((listed.body.notifications ?? []) as { title: string }[]).filter((n) => n.title === '¿Quién vino?')
+        .length;
+    };
+    expect([await asked(host), await asked(sara), await asked(tere)]).toEqual([1, 0, 1]);
   });
 });
 

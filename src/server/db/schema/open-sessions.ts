@@ -60,6 +60,13 @@ export const openSessions = pgTable(
     reminderClaimedUntil: timestamp({ withTimezone: true }),
     reminderClaimToken: uuid(),
     reminderDoneAt: timestamp({ withTimezone: true }),
+    /**
+     * The «¿Quién vino?» reminder after the end (docs/decisions/0055, session 16), the same kind of
+     * job: due an hour after the end, claimed with a lease, done once sent (migration 0023).
+     */
+    attendanceReminderClaimedUntil: timestamp({ withTimezone: true }),
+    attendanceReminderClaimToken: uuid(),
+    attendanceReminderDoneAt: timestamp({ withTimezone: true }),
     version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -72,6 +79,9 @@ export const openSessions = pgTable(
     index('open_sessions_reminder_due_idx')
       .on(table.reminderAt)
       .where(sql`${table.reminderDoneAt} is null and ${table.status} = 'open'`),
+    index('open_sessions_attendance_reminder_due_idx')
+      .on(table.startsAt)
+      .where(sql`${table.attendanceReminderDoneAt} is null and ${table.status} = 'open'`),
     index('open_sessions_host_idx').on(table.hostId, table.startsAt),
     check('open_sessions_places_check', sql`${table.places} between 1 and 7`),
   ],

@@ -2,17 +2,29 @@ import { sql } from 'drizzle-orm';
 import type { AttendanceMark } from '#shared/open-sessions/open-session-after';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
+import { claimDueJobs, completeJob } from './open-session-job-repository.ts';
 
 /** How many held sessions a person's record reads at most (newest first). */
 const RECORD_SESSIONS_MAX = 500;
+
+/** A «¿Quién vino?» reminder this node claimed: the session, and who in it has marked nobody yet. */
+export type ClaimedAttendanceReminder = {
+  token: string;
+  sessionId: string;
+  activity: string;
+  gymName: string;
+  endsAt: Date;
+  /** The host and approved members who made no mark; empty when nobody else was in it. */
+  unmarkedIds: string[];
+};
 
 export type OpenSessionAttendanceRepository = ReturnType<typeof createOpenSessionAttendanceRepository>;
 
 /**
  * «¿Quién vino?» (docs/decisions/0055, session 15): who is in a session once it has ended (its host
  * and approved members — member writes are refused after the end, so that list no longer moves),
- * each one's marks about the others, and every mark that can count for a person's reliability.
- * `createOpenSessionRepository` hands these on as its own.
+ * each one's marks about the others, every mark that can count for a person's reliability, and the
+ * leased reminder to mark (session 16). `createOpenSessionRepository` hands these on as its own.
  */
 export function createOpenSessionAttendanceRepository(db: Database) {
   return {
@@ -91,5 +103,57 @@ export function createOpenSessionAttendanceRepository(db: Database) {
       }
       return [...bySession.values()];
     },
+
+    /**
+     * Claims the «¿Quién vino?» reminders due — `delayMs` after each held session's end — for
+     * `leaseMs` (`claimDueJobs`: skip locked, leased, as the start reminders). Each comes with who
+     * has marked nobody, read in the claim's statement.
+     */
+    async claimDueAttendanceReminders(
+      now: Date,
+      delayMs: number,
+      leaseMs: number,
+      limit: number,
+    ): Promise<ClaimedAttendanceReminder[]> {
+      const dueBefore = new Date(now.getTime() - delayMs);
+      const { token, rows } = await claimDueJobs<{
+        id: string;
+        activity: string;
+        gym_name: string;
+        ends_at: Date | string;
+        unmarked_ids: string[] | null;
+        member_count: number | string;
+      }>(db, 'attendance_reminder', {
+        // `starts_at` first: the partial index's range (migration 0023).
+        isDue: sql`starts_at <= ${dueBefore}::timestamptz
+          and starts_at + make_interval(mins => duration_min) <= ${dueBefore}::timestamptz`,
+        orderBy: sql`starts_at`,
+        now,
+        leaseMs,
+        limit,
+        select: sql`select s.id, s.activity, s.gym_name, s.starts_at + make_interval(mins => s.duration_min) as ends_at,
+            (select count(*) from open_session_members m where m.session_id = s.id and m.state = 'approved') as member_count,
+            array(select p.user_id from (
+                select s.host_id as user_id
+                union all
+                select m.user_id from open_session_members m where m.session_id = s.id and m.state = 'approved'
+              ) p
+              where not exists (select 1 from open_session_attendance a
+                where a.session_id = s.id and a.marker_id = p.user_id)) as unmarked_ids
+          from claimed s`,
+      });
+      return rows.map((row) => ({
+        token,
+        sessionId: row.id,
+        activity: row.activity,
+        gymName: row.gym_name,
+        endsAt: new Date(row.ends_at),
+        unmarkedIds: Number(row.member_count) > 0 ? (row.unmarked_ids ?? []) : [],
+      }));
+    },
+
+    /** Marks a claimed «¿Quién vino?» reminder sent, if this claim still holds it (true). */
+    completeAttendanceReminder: (sessionId: string, token: string, now: Date) =>
+      completeJob(db, 'attendance_reminder', sessionId, token, now),
   };
 }

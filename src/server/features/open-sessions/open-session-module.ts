@@ -21,7 +21,7 @@ export const OPEN_SESSION_JOB_INTERVAL_MS = 15_000;
 
 export type OpenSessionModule = {
   sessions: OpenSessionService;
-  /** Starts the reminder runner's interval. */
+  /** Starts the reminder runner's interval (before the start, and «¿Quién vino?» after the end). */
   start(): void;
   /** Stops it and waits for a pass under way. */
   close(): Promise<void>;
@@ -68,8 +68,12 @@ export async function registerOpenSessions(
   deps.groupChat?.onLeave?.((userId, conversationId, clientId) => sessions.leaveChat(userId, conversationId, clientId));
   await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions, publicOrigin: deps.publicOrigin });
   if (deps.hasDevRoutes) await http.register(devOpenSessionRoutes, { prefix: '/api/dev', sessions });
+  // The reminder before the start, then «¿Quién vino?» after the end: one runner, one pass each.
   const runner = periodicPass(
-    () => sessions.runDueReminders(),
+    async () => {
+      await sessions.runDueReminders();
+      await sessions.runDueAttendanceReminders();
+    },
     OPEN_SESSION_JOB_INTERVAL_MS,
     (error) => http.log.error({ err: error }, 'open sessions: reminder runner failed'),
   );

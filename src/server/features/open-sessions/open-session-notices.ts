@@ -1,3 +1,4 @@
+import { ATTENDANCE_WINDOW_MS } from '#shared/open-sessions/open-session-after';
 import { OPEN_SESSION_UPDATED_EVENT, type OpenSessionUpdatedEvent } from '#shared/open-sessions/open-session-schemas';
 import { DEFAULT_REMINDER_MINUTES } from '#shared/quedadas/quedada-schemas';
 import { quedadaWhen } from '#shared/quedadas/quedada-time';
@@ -9,6 +10,11 @@ import type { OpenSessionRecord, OpenSessionRepository } from './open-session-re
 /** The reminder to the host and every approved member goes this long before the start. */
 export const OPEN_SESSION_REMINDER_MS = DEFAULT_REMINDER_MINUTES * 60_000;
 const REMINDER_BATCH = 50;
+/**
+ * «¿Quién vino?» is asked this long after the end, of whoever has marked nobody by then: time to
+ * get home, and those who mark on their own straight after are not asked.
+ */
+export const OPEN_SESSION_ATTENDANCE_REMINDER_DELAY_MS = 60 * 60_000;
 
 /** The notifications feature as open sessions use it (in-app + push, collapsed by key). */
 export type OpenSessionNotifier = {
@@ -34,11 +40,15 @@ export type OpenSessionRealtime = {
 const openSessionUrl = (sessionId: string) => `/entrenos/abiertos/${encodeURIComponent(sessionId)}`;
 
 /**
- * What open sessions tell people: a notice (and `openSessionUpdated`) after a change, and the
- * reminder pass before the start. Without a `notifier` only the realtime event goes out.
+ * What open sessions tell people: a notice (and `openSessionUpdated`) after a change, the reminder
+ * pass before the start and the «¿Quién vino?» pass after the end. Without a `notifier` only the
+ * realtime event goes out.
  */
 export function createOpenSessionNotices(deps: {
-  sessions: Pick<OpenSessionRepository, 'claimDueReminders' | 'completeReminder'>;
+  sessions: Pick<
+    OpenSessionRepository,
+    'claimDueReminders' | 'completeReminder' | 'claimDueAttendanceReminders' | 'completeAttendanceReminder'
+  >;
   realtime: OpenSessionRealtime;
   notifier?: OpenSessionNotifier;
   clock: Clock;
@@ -96,6 +106,44 @@ export function createOpenSessionNotices(deps: {
           sent += 1;
         }
         await sessions.completeReminder(session.id, token, clock.now());
+      }
+      return sent;
+    },
+
+    /**
+     * One pass of the «¿Quién vino?» reminder (docs/decisions/0055, session 16): claim the held
+     * sessions that ended an hour ago (skip locked, leased), ask each person in one who has marked
+     * nobody, under their `trainingReminders` switch, mark done. Past the 7 days of marks, or with
+     * nobody else in the session, it is done without asking anyone.
+     */
+    async runDueAttendanceReminders(): Promise<number> {
+      const claimed = await sessions.claimDueAttendanceReminders(
+        clock.now(),
+        OPEN_SESSION_ATTENDANCE_REMINDER_DELAY_MS,
+        deps.jobLeaseMs ?? JOB_LEASE_MS,
+        REMINDER_BATCH,
+      );
+      let sent = 0;
+      for (const reminder of claimed) {
+        const isOpen = clock.now().getTime() < reminder.endsAt.getTime() + ATTENDANCE_WINDOW_MS;
+        for (const userId of isOpen ? reminder.unmarkedIds : []) {
+          await deps.notifier
+            ?.notify(userId, {
+              type: 'reminder',
+              title: '¿Quién vino?',
+              body: `Cuéntanos quién vino al entreno de ${reminder.activity} en ${reminder.gymName}.`,
+              referenceId: reminder.sessionId,
+              referenceType: 'openSession',
+              collapseKey: `open-session:${reminder.sessionId}:attendance`,
+              url: openSessionUrl(reminder.sessionId),
+              setting: 'trainingReminders',
+            })
+            .catch((error: unknown) =>
+              logger.warn({ err: error, sessionId: reminder.sessionId }, 'open sessions: attendance reminder failed'),
+            );
+          sent += 1;
+        }
+        await sessions.completeAttendanceReminder(reminder.sessionId, reminder.token, clock.now());
       }
       return sent;
     },

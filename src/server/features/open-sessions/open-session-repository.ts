@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type {
   MemberState,
@@ -13,6 +12,7 @@ import { boundingBox } from '../discovery/ranking/deck-geometry.ts';
 import type { DeckViewer } from '../discovery/ranking/deck-viewer.ts';
 import { createOpenSessionAttendanceRepository } from './open-session-attendance-repository.ts';
 import { createOpenSessionConnectRepository } from './open-session-connect-repository.ts';
+import { claimDueJobs, completeJob } from './open-session-job-repository.ts';
 import { createOpenSessionMemberRepository } from './open-session-member-repository.ts';
 
 /** A session row with its host's card and the counts the views need. */
@@ -343,42 +343,26 @@ export function createOpenSessionRepository(db: Database) {
     },
 
     /**
-     * Claims due reminders for `leaseMs` (the quedada jobs' pattern, docs/decisions/0029): `for
-     * update skip locked`, so two nodes never take the same session; a lease that runs out (the
-     * node died) makes it claimable again. Each comes with whom to remind: the host and everyone approved.
+     * Claims due reminders for `leaseMs` (`claimDueJobs`: skip locked, leased). Each comes with whom
+     * to remind: the host and everyone approved.
      */
     async claimDueReminders(now: Date, leaseMs: number, limit: number): Promise<ClaimedReminder[]> {
-      const token = randomUUID();
-      const until = new Date(now.getTime() + leaseMs);
-      const rows = rowsOf<Row & { member_ids: string[] | null }>(
-        await db.execute(sql`
-          with due as (
-            select id from open_sessions
-            where status = 'open' and reminder_done_at is null and reminder_at <= ${now}::timestamptz
-              and (reminder_claimed_until is null or reminder_claimed_until < ${now}::timestamptz)
-            order by reminder_at limit ${limit} for update skip locked
-          ), claimed as (
-            update open_sessions s set reminder_claimed_until = ${until}::timestamptz,
-              reminder_claim_token = ${token}::uuid
-            from due where s.id = due.id
-            returning s.*
-          )
-          select ${cardColumns},
+      const { token, rows } = await claimDueJobs<Row & { member_ids: string[] | null }>(db, 'reminder', {
+        isDue: sql`reminder_at <= ${now}::timestamptz`,
+        orderBy: sql`reminder_at`,
+        now,
+        leaseMs,
+        limit,
+        select: sql`select ${cardColumns},
             array(select m.user_id from open_session_members m where m.session_id = s.id and m.state = 'approved')
               as member_ids
-          from claimed s ${cardJoins}`),
-      );
+          from claimed s ${cardJoins}`,
+      });
       return rows.map((row) => ({ token, session: toRecord(row), memberIds: row.member_ids ?? [] }));
     },
 
     /** Marks a claimed reminder sent, if this claim still holds it (true). */
-    async completeReminder(sessionId: string, token: string, now: Date): Promise<boolean> {
-      const rows = rowsOf(
-        await db.execute(sql`update open_sessions set reminder_done_at = ${now}::timestamptz
-          where id = ${sessionId}::uuid and reminder_claim_token = ${token}::uuid and reminder_done_at is null
-          returning 1`),
-      );
-      return rows.length > 0;
-    },
+    completeReminder: (sessionId: string, token: string, now: Date) =>
+      completeJob(db, 'reminder', sessionId, token, now),
   };
 }

@@ -71,7 +71,7 @@ export type OpenSessionService = ReturnType<typeof createOpenSessionService>;
  */
 export function createOpenSessionService(deps: OpenSessionServiceDeps) {
   const { sessions, clock } = deps;
-  const { tell, runDueReminders } = createOpenSessionNotices(deps);
+  const { tell, runDueReminders, runDueAttendanceReminders } = createOpenSessionNotices(deps);
   const { followMembership, closeGroup, ensureGroup } = createOpenSessionGroupSync(deps);
 
   const limit = async (userId: string) => {
@@ -429,6 +429,8 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
 
     /** One pass of the reminder runner (`open-session-notices.ts`). */
     runDueReminders,
+    /** One pass of the «¿Quién vino?» reminder after the end (`open-session-notices.ts`). */
+    runDueAttendanceReminders,
 
     // attendance, markAttendance, connect, attendanceRecord, repeat, rewind
     ...after,
