@@ -57,3 +57,5 @@ export function createOpenSessionApi(
     },
   };
 }
+
+export type OpenSessionApi = ReturnType<typeof createOpenSessionApi>;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPEN_SESSION_ATTENDANCE_REMINDER_DELAY_MS as DELAY } from '../../src/server/features/open-sessions/open-session-notices.ts';
 import { endOf } from '#shared/quedadas/quedada-state';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
-import { createOpenSessionApi } from '../helpers/open-session-api.ts';
+import { createOpenSessionApi, type OpenSessionApi } from '../helpers/open-session-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, DAY, MINUTE } from '../helpers/test-clock.ts';
 
@@ -18,7 +18,7 @@ describe('open sessions: the «¿Quién vino?» reminder', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
   let app: TestApp;
   let api: DiscoveryApi;
-  let sessions: ReturnType<typeof createOpenSessionApi>;
+  let sessions: OpenSessionApi;
 
   beforeAll(async () => {
     app = await startTestApp({}, { dependencies: { clock } });

@@ -7,7 +7,7 @@ import { ATTENDANCE_MESSAGES as A, type Attendance, nextWeeklyStart } from '#sha
 import { OPEN_SESSION_MESSAGES as M, type OpenSession } from '#shared/open-sessions/open-session-schemas';
 import { instantToMadridLocal } from '#shared/quedadas/quedada-time';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
-import { openSessionBody } from '../helpers/open-session-api.ts';
+import { createOpenSessionApi, type OpenSessionApi } from '../helpers/open-session-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, DAY, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
@@ -20,31 +20,18 @@ describe('open sessions: after the session', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
   let app: TestApp;
   let api: DiscoveryApi;
+  let sessions: OpenSessionApi;
 
   beforeAll(async () => {
     app = await startTestApp({}, { dependencies: { clock } });
     api = createDiscoveryApi(app);
+    sessions = createOpenSessionApi(api, () => clock.now(), { places: 4, note: 'Traed toalla', approval: 'host' });
   });
   afterAll(async () => {
     await app?.close();
   });
 
   const barcelona = { location: { latitude: 41.3874, longitude: 2.1686, city: 'Barcelona' } };
-  const publish = async (host: TestUser, overrides: Record<string, unknown> = {}): Promise<OpenSession> => {
-    const body = openSessionBody(clock.now(), { places: 4, note: 'Traed toalla', approval: 'host', ...overrides });
-    const response = await api.post('/open-sessions', body, host.token);
-    expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body.session as OpenSession;
-  };
-  const write = (user: TestUser, path: string, body: Record<string, unknown> = {}) =>
-    api.post(`/open-sessions/${path}`, { clientId: randomUUID(), ...body }, user.token);
-  const approved = async (session: OpenSession, host: TestUser, users: TestUser[]) => {
-    for (const user of users) {
-      expect((await write(user, `${session._id}/join`)).status).toBe(200);
-      const answer = await write(host, `${session._id}/requests/${user.userId}`, { decision: 'approve' });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    }
-  };
   const mark = (user: TestUser, session: OpenSession, marks: [TestUser, boolean][], clientId = randomUUID()) =>
     api.post(
       `/open-sessions/${session._id}/attendance`,
@@ -73,9 +60,9 @@ describe('open sessions: after the session', () => {
     ];
     const asker = await api.userWithProfile({}, 'Rita');
     const stranger = await api.userWithProfile(barcelona, 'Sonia');
-    const session = await publish(host);
-    await approved(session, host, [ana, bea, cris]);
-    expect((await write(asker, `${session._id}/join`)).status).toBe(200);
+    const session = await sessions.publish(host);
+    await sessions.admit(session, host, [ana, bea, cris]);
+    expect((await sessions.write(asker, `${session._id}/join`)).status).toBe(200);
 
     // Not ended yet: nothing to mark.
     const early = await api.get(`/open-sessions/${session._id}/attendance`, ana.token);
@@ -86,10 +73,10 @@ describe('open sessions: after the session', () => {
     clock.set(new Date(endOf(session) + MINUTE));
     // Who was in it is settled: nobody leaves, is approved or cancels any more.
     for (const refused of [
-      await write(ana, `${session._id}/leave`),
-      await write(host, `${session._id}/requests/${asker.userId}`, { decision: 'approve' }),
-      await write(host, `${session._id}/members/${bea.userId}/remove`),
-      await write(host, `${session._id}/cancel`),
+      await sessions.write(ana, `${session._id}/leave`),
+      await sessions.write(host, `${session._id}/requests/${asker.userId}`, { decision: 'approve' }),
+      await sessions.write(host, `${session._id}/members/${bea.userId}/remove`),
+      await sessions.write(host, `${session._id}/cancel`),
     ]) {
       expect(refused.status, JSON.stringify(refused.body)).toBe(409);
       expect(refused.body.message).toBe(M.ended);
@@ -224,9 +211,9 @@ describe('open sessions: after the session', () => {
   it('a cancelled session has no «¿Quién vino?» and counts for nobody', async () => {
     const host = await api.userWithProfile({}, 'Irene');
     const member = await api.userWithProfile({}, 'Julia');
-    const session = await publish(host);
-    await approved(session, host, [member]);
-    expect((await write(host, `${session._id}/cancel`)).status).toBe(200);
+    const session = await sessions.publish(host);
+    await sessions.admit(session, host, [member]);
+    expect((await sessions.write(host, `${session._id}/cancel`)).status).toBe(200);
     clock.set(new Date(endOf(session) + MINUTE));
     const read = await api.get(`/open-sessions/${session._id}/attendance`, member.token);
     expect(read.status).toBe(409);
@@ -242,15 +229,15 @@ describe('open sessions: after the session', () => {
     const member = await api.userWithProfile({}, 'Marta');
     const asker = await api.userWithProfile({}, 'Nuria');
     const newcomer = await api.userWithProfile({}, 'Olga');
-    const session = await publish(host, { places: 2, level: 'advanced' });
-    await approved(session, host, [member]);
-    expect((await write(asker, `${session._id}/join`)).status).toBe(200);
+    const session = await sessions.publish(host, { places: 2, level: 'advanced' });
+    await sessions.admit(session, host, [member]);
+    expect((await sessions.write(asker, `${session._id}/join`)).status).toBe(200);
 
-    const early = await write(host, `${session._id}/repeat`);
+    const early = await sessions.write(host, `${session._id}/repeat`);
     expect(early.status).toBe(409);
     expect(early.body.message).toBe(A.repeatNotEnded);
     clock.set(new Date(endOf(session) + 2 * DAY));
-    const notHost = await write(member, `${session._id}/repeat`);
+    const notHost = await sessions.write(member, `${session._id}/repeat`);
     expect(notHost.status).toBe(403);
     expect(notHost.body.message).toBe(M.hostOnly);
     expect((await api.post(`/open-sessions/${session._id}/repeat`, { clientId: 7 }, host.token)).status).toBe(400);
@@ -294,12 +281,12 @@ describe('open sessions: after the session', () => {
     // The invited see it even where they otherwise would not (a session for the host's matches).
     await app.database.db.execute(sql`update open_sessions set visibility = 'matches' where id = ${next._id}::uuid`);
     expect((await api.get(`/open-sessions/${next._id}`, asker.token)).status).toBe(404);
-    const joined = await write(member, `${next._id}/join`);
+    const joined = await sessions.write(member, `${next._id}/join`);
     expect(joined.status, JSON.stringify(joined.body)).toBe(200);
     expect(joined.body.session).toMatchObject({ myState: 'approved', taken: 1 });
     await app.database.db.execute(sql`update open_sessions set visibility = 'nearby' where id = ${next._id}::uuid`);
     // Anyone else still asks the host.
-    expect((await write(newcomer, `${next._id}/join`)).body.session).toMatchObject({
+    expect((await sessions.write(newcomer, `${next._id}/join`)).body.session).toMatchObject({
       myState: 'requested',
       isInvited: false,
     });
@@ -312,19 +299,22 @@ describe('open sessions: after the session', () => {
     const host = await api.userWithProfile({}, 'Rosa');
     const [first, second] = [await api.userWithProfile({}, 'Sara'), await api.userWithProfile({}, 'Teresa')];
     const newcomer = await api.userWithProfile({}, 'Úrsula');
-    const session = await publish(host, { places: 2 });
-    await approved(session, host, [first, second]);
+    const session = await sessions.publish(host, { places: 2 });
+    await sessions.admit(session, host, [first, second]);
     clock.set(new Date(endOf(session) + MINUTE));
-    const repeated = await write(host, `${session._id}/repeat`);
+    const repeated = await sessions.write(host, `${session._id}/repeat`);
     expect(repeated.status, JSON.stringify(repeated.body)).toBe(201);
     const next = repeated.body.session as OpenSession;
     // The host approves someone new; an invitee takes the other place.
-    await approved(next, host, [newcomer]);
-    expect((await write(first, `${next._id}/join`)).body.session).toMatchObject({ myState: 'approved', isFull: true });
+    await sessions.admit(next, host, [newcomer]);
+    expect((await sessions.write(first, `${next._id}/join`)).body.session).toMatchObject({
+      myState: 'approved',
+      isFull: true,
+    });
 
     const seen = (await api.get(`/open-sessions/${next._id}`, second.token)).body.session as OpenSession;
     expect(seen).toMatchObject({ isInvited: true, isFull: true, myState: null });
-    const late = await write(second, `${next._id}/join`);
+    const late = await sessions.write(second, `${next._id}/join`);
     expect(late.status).toBe(409);
     expect(late.body.message).toBe(M.full);
   });
@@ -332,8 +322,8 @@ describe('open sessions: after the session', () => {
   it('answers any attendance, connect or repeat body with a Spanish 2xx/4xx, never a 5xx (QUALITY 12)', async () => {
     const host = await api.userWithProfile({}, 'Paula');
     const member = await api.userWithProfile({}, 'Quima');
-    const session = await publish(host);
-    await approved(session, host, [member]);
+    const session = await sessions.publish(host);
+    await sessions.admit(session, host, [member]);
     clock.set(new Date(endOf(session) + MINUTE));
     const hostile = fc.oneof(fc.anything({ maxDepth: 2 }), fc.string({ maxLength: 100 }), fc.constant(null));
     const body = fc.oneof(

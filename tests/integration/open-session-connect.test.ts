@@ -11,7 +11,7 @@ import { OPEN_SESSION_MESSAGES as M, type OpenSession } from '#shared/open-sessi
 import { NOTIFICATION_MESSAGES } from '#shared/notifications/notification-messages';
 import { endOf } from '#shared/quedadas/quedada-state';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
-import { createOpenSessionApi } from '../helpers/open-session-api.ts';
+import { createOpenSessionApi, type OpenSessionApi } from '../helpers/open-session-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, MINUTE } from '../helpers/test-clock.ts';
 
@@ -25,7 +25,7 @@ describe('open sessions: connect after training', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
   let app: TestApp;
   let api: DiscoveryApi;
-  let sessions: ReturnType<typeof createOpenSessionApi>;
+  let sessions: OpenSessionApi;
 
   beforeAll(async () => {
     app = await startTestApp({}, { dependencies: { clock } });

@@ -20,7 +20,7 @@ import { normalizeGymName } from '#shared/discovery/compatibility';
 import { createMatchedPair } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { createModerator } from '../helpers/moderation-api.ts';
-import { openSessionBody } from '../helpers/open-session-api.ts';
+import { createOpenSessionApi, openSessionBody, type OpenSessionApi } from '../helpers/open-session-api.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, HOUR, MINUTE } from '../helpers/test-clock.ts';
 
@@ -29,23 +29,18 @@ describe('open sessions', () => {
   const clock = createTestClock('2026-03-10T09:00:00.000Z');
   let app: TestApp;
   let api: DiscoveryApi;
+  let sessions: OpenSessionApi;
 
   beforeAll(async () => {
     app = await startTestApp({}, { dependencies: { clock } });
     api = createDiscoveryApi(app);
+    sessions = createOpenSessionApi(api, () => clock.now());
   });
   afterAll(async () => {
     await app?.close();
   });
 
   const publishBody = (overrides: Record<string, unknown> = {}) => openSessionBody(clock.now(), overrides);
-  const publish = async (host: TestUser, overrides: Record<string, unknown> = {}): Promise<OpenSession> => {
-    const response = await api.post('/open-sessions', publishBody(overrides), host.token);
-    expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body.session as OpenSession;
-  };
-  const write = (user: TestUser, path: string, body: Record<string, unknown> = {}) =>
-    api.post(`/open-sessions/${path}`, { clientId: randomUUID(), ...body }, user.token);
   const nearbyIds = async (user: TestUser) => {
     const listed = await api.get('/open-sessions/nearby', user.token);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
@@ -93,7 +88,7 @@ describe('open sessions', () => {
       { preferences: { gender_preference: 'both', age_range: { min: 25, max: 40 }, distance: 50 } },
       'Carla',
     );
-    const session = await publish(host);
+    const session = await sessions.publish(host);
     const fits = await api.userWithProfile({}, 'Dora');
     const wantsMen = await api.userWithProfile(
       { preferences: { gender_preference: 'male', age_range: { min: 18, max: 99 }, distance: 50 } },
@@ -114,7 +109,7 @@ describe('open sessions', () => {
       const detail = await api.get(`/open-sessions/${session._id}`, user.token);
       expect(detail.status).toBe(404);
       expect(detail.body.message).toBe(M.notFound);
-      const join = await write(user, `${session._id}/join`);
+      const join = await sessions.write(user, `${session._id}/join`);
       expect(join.status).toBe(404);
     }
 
@@ -136,8 +131,8 @@ describe('open sessions', () => {
         39.8628, -4.0273, 'test')`);
     const wide = { preferences: { gender_preference: 'both', age_range: { min: 18, max: 99 }, distance: 100 } };
     const host = await api.userWithProfile(wide, 'Wendy');
-    const atGym = await publish(host, { gymName: 'Gimnasio Prueba Toledo' });
-    const atHome = await publish(host, { gymName: 'Gimnasio Sin Coordenadas' });
+    const atGym = await sessions.publish(host, { gymName: 'Gimnasio Prueba Toledo' });
+    const atHome = await sessions.publish(host, { gymName: 'Gimnasio Sin Coordenadas' });
     const inToledo = await api.userWithProfile(
       { ...wide, location: { latitude: 39.8628, longitude: -4.0273, city: 'Toledo' } },
       'Xenia',
@@ -149,7 +144,7 @@ describe('open sessions', () => {
 
   it('shows a «Mis matches» session to the host’s matches only', async () => {
     const pair = await createMatchedPair(api, { names: ['Irene', 'Julia'] });
-    const session = await publish(pair.a, { visibility: 'matches' });
+    const session = await sessions.publish(pair.a, { visibility: 'matches' });
     const stranger = await api.userWithProfile({}, 'Karen');
     expect(await nearbyIds(pair.b)).toContain(session._id);
     expect(await nearbyIds(stranger)).not.toContain(session._id);
@@ -158,7 +153,7 @@ describe('open sessions', () => {
 
   it('first come takes the places; then «Completo»; a replayed join takes no second place', async () => {
     const host = await api.userWithProfile({}, 'Lola');
-    const session = await publish(host, { places: 1, approval: 'first' });
+    const session = await sessions.publish(host, { places: 1, approval: 'first' });
     const first = await api.userWithProfile({}, 'Marta');
     const second = await api.userWithProfile({}, 'Nora');
     const joinBody = { clientId: randomUUID() };
@@ -169,7 +164,7 @@ describe('open sessions', () => {
     expect(replay.status).toBe(200);
     expect(replay.body.session).toMatchObject({ myState: 'approved', taken: 1 });
 
-    const full = await write(second, `${session._id}/join`);
+    const full = await sessions.write(second, `${session._id}/join`);
     expect(full.status).toBe(409);
     expect(full.body.message).toBe('Completo');
     const seen = await api.get(`/open-sessions/${session._id}`, second.token);
@@ -177,19 +172,19 @@ describe('open sessions', () => {
     expect((await titlesOf(host)).filter((title) => title === 'Nuevo compañero')).toHaveLength(1);
 
     // Leaving frees the place; the host cannot join their own session.
-    expect((await write(first, `${session._id}/leave`)).status).toBe(200);
-    expect((await write(second, `${session._id}/join`)).body.session).toMatchObject({ myState: 'approved' });
-    const own = await write(host, `${session._id}/join`);
+    expect((await sessions.write(first, `${session._id}/leave`)).status).toBe(200);
+    expect((await sessions.write(second, `${session._id}/join`)).body.session).toMatchObject({ myState: 'approved' });
+    const own = await sessions.write(host, `${session._id}/join`);
     expect(own.status).toBe(409);
     expect(own.body.message).toBe(M.ownSession);
   });
 
   it("«Salir» in the session's group chat leaves the session: the place is freed, the host told; the host may not leave", async () => {
     const host = await api.userWithProfile({}, 'Teresa');
-    const session = await publish(host, { places: 1, approval: 'first' });
+    const session = await sessions.publish(host, { places: 1, approval: 'first' });
     const member = await api.userWithProfile({}, 'Úrsula');
     const waiting = await api.userWithProfile({}, 'Vera');
-    const joined = await write(member, `${session._id}/join`);
+    const joined = await sessions.write(member, `${session._id}/join`);
     expect(joined.body.session).toMatchObject({ myState: 'approved', taken: 1, isFull: true });
     const conversationId = (joined.body.session as OpenSession).conversationId as string;
     expect(conversationId).toEqual(expect.any(String));
@@ -216,7 +211,7 @@ describe('open sessions', () => {
     expect((await api.get(`/groups/${conversationId}`, member.token)).status).toBe(404);
     expect(await titlesOf(host)).toContain('Cambio en tu entreno');
     // The freed place is taken by the next one; a replayed or repeated «Salir» changes nothing.
-    expect((await write(waiting, `${session._id}/join`)).body.session).toMatchObject({ myState: 'approved' });
+    expect((await sessions.write(waiting, `${session._id}/join`)).body.session).toMatchObject({ myState: 'approved' });
     expect((await api.post(`/groups/${conversationId}/leave`, { clientId }, member.token)).status).toBe(200);
     expect((await api.post(`/groups/${conversationId}/leave`, {}, member.token)).status).toBe(200);
     const still = await api.get(`/open-sessions/${session._id}`, member.token);
@@ -228,7 +223,7 @@ describe('open sessions', () => {
 
   it('host approval: the host sees profile, reasons and reliability; only the host answers, removes or cancels', async () => {
     const host = await api.userWithProfile({}, 'Olga');
-    const session = await publish(host, { approval: 'host', places: 2 });
+    const session = await sessions.publish(host, { approval: 'host', places: 2 });
     const asker = await api.userWithProfile({}, 'Paula');
     const other = await api.userWithProfile({}, 'Rosa');
     const stranger = await api.userWithProfile(
@@ -236,11 +231,11 @@ describe('open sessions', () => {
       'Sara',
     );
 
-    const asked = await write(asker, `${session._id}/join`, { message: 'Voy con ganas' });
+    const asked = await sessions.write(asker, `${session._id}/join`, { message: 'Voy con ganas' });
     expect(asked.status, JSON.stringify(asked.body)).toBe(200);
     expect(asked.body.session).toMatchObject({ myState: 'requested', taken: 0 });
     expect(await titlesOf(host)).toContain('Nueva solicitud');
-    expect((await write(other, `${session._id}/join`)).status).toBe(200);
+    expect((await sessions.write(other, `${session._id}/join`)).status).toBe(200);
 
     const members = await api.get(`/open-sessions/${session._id}/members`, host.token);
     expect(members.status).toBe(200);
@@ -255,18 +250,18 @@ describe('open sessions', () => {
       [stranger, 404],
     ] as const) {
       expect((await api.get(`/open-sessions/${session._id}/members`, user.token)).status).toBe(status);
-      expect((await write(user, `${session._id}/requests/${other.userId}`, { decision: 'approve' })).status).toBe(
-        status,
-      );
-      expect((await write(user, `${session._id}/members/${other.userId}/remove`)).status).toBe(status);
-      expect((await write(user, `${session._id}/cancel`)).status).toBe(status);
+      expect(
+        (await sessions.write(user, `${session._id}/requests/${other.userId}`, { decision: 'approve' })).status,
+      ).toBe(status);
+      expect((await sessions.write(user, `${session._id}/members/${other.userId}/remove`)).status).toBe(status);
+      expect((await sessions.write(user, `${session._id}/cancel`)).status).toBe(status);
     }
     const forbidden = await api.get(`/open-sessions/${session._id}/members`, asker.token);
     expect(forbidden.body.message).toBe(M.hostOnly);
-    const badDecision = await write(host, `${session._id}/requests/${asker.userId}`, { decision: 'maybe' });
+    const badDecision = await sessions.write(host, `${session._id}/requests/${asker.userId}`, { decision: 'maybe' });
     expect(badDecision.status).toBe(400);
     expect(badDecision.body.message).toBe(M.invalidDecision);
-    expect((await write(host, `${session._id}/requests/nobody`, { decision: 'approve' })).status).toBe(400);
+    expect((await sessions.write(host, `${session._id}/requests/nobody`, { decision: 'approve' })).status).toBe(400);
 
     const approveBody = { clientId: randomUUID(), decision: 'approve' };
     const approved = await api.post(`/open-sessions/${session._id}/requests/${asker.userId}`, approveBody, host.token);
@@ -279,20 +274,20 @@ describe('open sessions', () => {
       myState: 'approved',
     });
 
-    const declined = await write(host, `${session._id}/requests/${other.userId}`, { decision: 'decline' });
+    const declined = await sessions.write(host, `${session._id}/requests/${other.userId}`, { decision: 'decline' });
     expect(declined.status).toBe(200);
-    const again = await write(other, `${session._id}/join`);
+    const again = await sessions.write(other, `${session._id}/join`);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(M.cannotRejoin);
 
     // The host removes the member; a removed member cannot come back.
-    expect((await write(host, `${session._id}/members/${asker.userId}/remove`)).status).toBe(200);
+    expect((await sessions.write(host, `${session._id}/members/${asker.userId}/remove`)).status).toBe(200);
     expect(await titlesOf(asker)).toContain('Ya no estás en el entreno');
-    expect((await write(asker, `${session._id}/join`)).status).toBe(409);
+    expect((await sessions.write(asker, `${session._id}/join`)).status).toBe(409);
 
     // Cancelling tells everyone holding or waiting for a place; a replay answers the cancelled session.
     const late = await api.userWithProfile({}, 'Tania');
-    expect((await write(late, `${session._id}/join`)).status).toBe(200);
+    expect((await sessions.write(late, `${session._id}/join`)).status).toBe(200);
     const cancelBody = { clientId: randomUUID() };
     const cancelled = await api.post(`/open-sessions/${session._id}/cancel`, cancelBody, host.token);
     expect(cancelled.status).toBe(200);
@@ -306,16 +301,18 @@ describe('open sessions', () => {
 
   it('«Añadir al calendario»: the .ics for the host and approved members, while the session is on', async () => {
     const host = await api.userWithProfile({}, 'Begoña');
-    const session = await publish(host, { approval: 'host', note: 'Traed toalla' });
+    const session = await sessions.publish(host, { approval: 'host', note: 'Traed toalla' });
     const member = await api.userWithProfile({}, 'Carmen');
     const asker = await api.userWithProfile({}, 'Diana');
     const stranger = await api.userWithProfile(
       { location: { latitude: 41.3874, longitude: 2.1686, city: 'Barcelona' } },
       'Elena',
     );
-    expect((await write(member, `${session._id}/join`)).status).toBe(200);
-    expect((await write(host, `${session._id}/requests/${member.userId}`, { decision: 'approve' })).status).toBe(200);
-    expect((await write(asker, `${session._id}/join`)).status).toBe(200);
+    expect((await sessions.write(member, `${session._id}/join`)).status).toBe(200);
+    expect(
+      (await sessions.write(host, `${session._id}/requests/${member.userId}`, { decision: 'approve' })).status,
+    ).toBe(200);
+    expect((await sessions.write(asker, `${session._id}/join`)).status).toBe(200);
 
     const calendar = (user: TestUser, id = session._id) =>
       fetch(`${app.url}/api/open-sessions/${id}/calendar`, { headers: { authorization: `Bearer ${user.token}` } });
@@ -340,7 +337,7 @@ describe('open sessions', () => {
     expect((await calendar(member, 'not-an-id')).status).toBe(404);
     expect((await calendar(member, randomUUID())).status).toBe(404);
 
-    expect((await write(host, `${session._id}/cancel`)).status).toBe(200);
+    expect((await sessions.write(host, `${session._id}/cancel`)).status).toBe(200);
     const cancelled = await calendar(member);
     expect(cancelled.status).toBe(409);
     expect(((await cancelled.json()) as { message: string }).message).toBe(M.notOpen);
@@ -348,22 +345,22 @@ describe('open sessions', () => {
 
   it('a moderator removes a session; anyone else meets an unknown route', async () => {
     const host = await api.userWithProfile({}, 'Úrsula');
-    const session = await publish(host);
+    const session = await sessions.publish(host);
     const member = await api.userWithProfile({}, 'Vera');
-    expect((await write(member, `${session._id}/join`)).status).toBe(200);
+    expect((await sessions.write(member, `${session._id}/join`)).status).toBe(200);
 
-    const refused = await write(host, `${session._id}/moderation/remove`);
+    const refused = await sessions.write(host, `${session._id}/moderation/remove`);
     expect(refused.status).toBe(404);
     expect(refused.body.message).toBe(SERVER_MESSAGES.routeNotFound);
 
     const moderator = await createModerator(app);
-    const removed = await write(moderator, `${session._id}/moderation/remove`);
+    const removed = await sessions.write(moderator, `${session._id}/moderation/remove`);
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(removed.body.session).toMatchObject({ status: 'removed' });
     expect(await titlesOf(host)).toContain('Entreno retirado');
     expect(await titlesOf(member)).toContain('Entreno retirado');
     expect(await nearbyIds(member)).not.toContain(session._id);
-    expect((await write(member, `${session._id}/join`)).status).toBe(409);
+    expect((await sessions.write(member, `${session._id}/join`)).status).toBe(409);
   });
 
   it('keeps the group chat in step: made at publish for the host, joined when approved, left, closed at cancel', async () => {
@@ -422,7 +419,7 @@ describe('open sessions', () => {
   it('answers any body, id and user id with a Spanish 2xx/4xx, never a 5xx (QUALITY 12)', async () => {
     const host = await api.userWithProfile({}, 'Débora');
     const other = await api.userWithProfile({}, 'Eva');
-    const session = await publish(host, { approval: 'host' });
+    const session = await sessions.publish(host, { approval: 'host' });
     const hostile = fc.oneof(
       fc.anything({ maxDepth: 2 }),
       fc.string({ maxLength: 300 }),
@@ -487,12 +484,14 @@ describe('open sessions', () => {
     const member = await api.userWithProfile({}, 'Zoe');
     const asker = await api.userWithProfile({}, 'Alba');
     const startsAt = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
-    const session = await publish(host, { startsAt, approval: 'host', activity: 'Remo' });
-    const cancelled = await publish(host, { startsAt, activity: 'Spinning' });
-    expect((await write(member, `${session._id}/join`)).status).toBe(200);
-    expect((await write(host, `${session._id}/requests/${member.userId}`, { decision: 'approve' })).status).toBe(200);
-    expect((await write(asker, `${session._id}/join`)).status).toBe(200);
-    expect((await write(host, `${cancelled._id}/cancel`)).status).toBe(200);
+    const session = await sessions.publish(host, { startsAt, approval: 'host', activity: 'Remo' });
+    const cancelled = await sessions.publish(host, { startsAt, activity: 'Spinning' });
+    expect((await sessions.write(member, `${session._id}/join`)).status).toBe(200);
+    expect(
+      (await sessions.write(host, `${session._id}/requests/${member.userId}`, { decision: 'approve' })).status,
+    ).toBe(200);
+    expect((await sessions.write(asker, `${session._id}/join`)).status).toBe(200);
+    expect((await sessions.write(host, `${cancelled._id}/cancel`)).status).toBe(200);
 
     await Promise.all(Array.from({ length: 4 }, () => app.openSessions.runDueReminders()));
     const reminders = async (user: TestUser) => {
