@@ -2,7 +2,7 @@
  * Latency percentiles against offered rate, app beside baseline, as an SVG file: a Vega-Lite
  * spec compiled to Vega and rendered headless in Node (no canvas, no browser, no hand-made SVG).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
@@ -78,13 +78,36 @@ export function latencySpec(chart: Omit<LatencyChart, 'file'>): TopLevelSpec {
   };
 }
 
-/** Renders the chart to SVG and writes it; returns the SVG text. */
-export async function renderLatencyChart(chart: LatencyChart): Promise<string> {
+/**
+ * An earlier run's series of the same chart, from `BENCH_CHART_BEFORE` (a directory holding that
+ * run's `<chart>.json`, e.g. a copy of docs/performance/ taken before a change), labelled
+ * «before: …»; none when the variable is unset or the file is missing.
+ */
+async function seriesBefore(file: string): Promise<SweepSeries[]> {
+  const directory = process.env.BENCH_CHART_BEFORE;
+  if (!directory) return [];
+  try {
+    const saved = JSON.parse(await readFile(path.join(directory, jsonName(file)), 'utf8')) as SweepSeries[];
+    return saved.map((series) => ({ ...series, label: `before: ${series.label}` }));
+  } catch {
+    return [];
+  }
+}
+
+const jsonName = (file: string) => path.basename(file).replace(/\.svg$/, '.json');
+
+/**
+ * Renders the chart to SVG and writes it, with this run's series as JSON beside it (the next
+ * run's «before» with `BENCH_CHART_BEFORE`: old and new on one chart); returns the SVG text.
+ */
+export async function renderLatencyChart(input: LatencyChart): Promise<string> {
+  await mkdir(path.dirname(input.file), { recursive: true });
+  await writeFile(path.join(path.dirname(input.file), jsonName(input.file)), JSON.stringify(input.series, null, 1));
+  const chart = { ...input, series: [...input.series, ...(await seriesBefore(input.file))] };
   const { spec } = compile(latencySpec(chart));
   const view = new View(parse(spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
-  await mkdir(path.dirname(chart.file), { recursive: true });
   await writeFile(chart.file, svg);
   return svg;
 }
