@@ -11,7 +11,9 @@ const { criticalCss, selectorClasses } = (await import(modulePath)) as CriticalC
 
 describe('the login page’s critical CSS (issue 34)', () => {
   it('reads UnoCSS’s escaped class names', () => {
-    expect(selectorClasses('.lg\\:grid-cols-\\[minmax\\(0\\,1fr\\)_1fr\\]')).toEqual(['lg:grid-cols-[minmax(0,1fr)_1fr]']);
+    expect(selectorClasses('.lg\\:grid-cols-\\[minmax\\(0\\,1fr\\)_1fr\\]')).toEqual([
+      'lg:grid-cols-[minmax(0,1fr)_1fr]',
+    ]);
     expect(selectorClasses('.size-4\\.5')).toEqual(['size-4.5']);
     expect(selectorClasses('.\\32 xl\\:flex')).toEqual(['2xl:flex']);
     expect(selectorClasses('.dark .dark\\:bg-stone-900:hover')).toEqual(['dark', 'dark:bg-stone-900']);
