@@ -171,6 +171,25 @@ describe('open sessions: connect after training', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await matchTitles(host)).toBe(1);
     expect(await matchTitles(bea)).toBe(1);
+
+    // They can still meet in the deck (it leaves out people swiped, not people matched): a mutual
+    // like there answers the match they have, and tells nobody of a «new» one.
+    clock.set(new Date(endOf(session) + 2 * MINUTE));
+    for (const [from, to] of [
+      [bea, host],
+      [host, bea],
+    ] as const) {
+      const liked = await api.post(
+        `/swipes/users/${from.userId}/swipe`,
+        { target_user_id: to.userId, action: 'like', clientId: randomUUID() },
+        from.token,
+      );
+      expect(liked.status, JSON.stringify(liked.body)).toBe(200);
+    }
+    expect(await pairRows(host, bea)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await matchTitles(host)).toBe(1);
+    expect(await matchTitles(bea)).toBe(1);
   });
 
   it('never across a block, a hidden or restricted profile, an unmatched pair or a «no» in the deck', async () => {

@@ -36,6 +36,11 @@ export type SwipeOutcome =
       swipeId?: string;
       /** The match the (original) swipe created, if any. */
       match: StoredMatch | undefined;
+      /**
+       * The match was made by this swipe: false when the pair already had it (made by «Conectar»
+       * after an open session, docs/decisions/0055), which is then not announced again.
+       */
+      isNewMatch?: boolean;
       /** With a match: the other user of the (original) swipe, and its face for the celebration. */
       targetId: string;
       target: MatchFace | undefined;
@@ -190,16 +195,19 @@ export function createSwipeRepository(db: Database) {
       }
       if (!row.conversation_id || !row.match_swipe_type) throw new Error('match or conversation missing after insert');
       const [low, high] = orderedPair(swiperId, targetId);
+      const createdAt = asDate(row.match_created_at ?? now);
       return {
         status: 'recorded',
         isNew: true,
         swipeId,
         targetId,
+        // record_swipes stamps a match it makes with the swipe's own time.
+        isNewMatch: createdAt.getTime() === now.getTime(),
         match: {
           matchId: row.match_id,
           conversationId: row.conversation_id,
           swipeType: swipeTypeOf(row.match_swipe_type),
-          createdAt: asDate(row.match_created_at ?? now),
+          createdAt,
           userLow: low,
           userHigh: high,
         },

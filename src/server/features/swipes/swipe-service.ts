@@ -86,7 +86,7 @@ export function createSwipeService(deps: SwipeServiceDeps) {
         }
       }
       if (!match) return { success: true, match: false };
-      if (outcome.isNew) {
+      if (outcome.isNew && outcome.isNewMatch !== false) {
         const timestamp = match.createdAt.toISOString();
         const forCaller: MatchEvent = { ...matchData(match, outcome.target, outcome.targetId), timestamp };
         const forTarget: MatchEvent = { ...matchData(match, outcome.swiper, callerId), timestamp };
