@@ -77,7 +77,12 @@ test('the list shows the welcome notification; filters, read/unread, mark all an
   await welcome.getByRole('button', { name: 'Marcar como no leída' }).click();
   await expect(welcome).toHaveAttribute('data-read', 'false');
   await expect(page.getByRole('button', { name: 'Marcar todas como leídas (3)' })).toBeVisible();
+  // The reload comes once the server has the mark (a reload within the outbox's write would be another test).
+  const marked = page.waitForResponse(
+    (response) => response.request().method() === 'PATCH' && /\/notifications\/[^/]+\/read$/.test(response.url()),
+  );
   await welcome.getByRole('button', { name: 'Marcar como leída' }).click();
+  expect((await marked).ok()).toBe(true);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Marcar todas como leídas (2)' })).toBeVisible();
   await expect(cards(page).filter({ hasText: '¡Bienvenido a Entreno!' })).toHaveAttribute('data-read', 'true');
