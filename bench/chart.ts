@@ -81,7 +81,7 @@ export function latencySpec(chart: Omit<LatencyChart, 'file'>): TopLevelSpec {
 /**
  * An earlier run's series of the same chart, from `BENCH_CHART_BEFORE` (a directory holding that
  * run's `<chart>.json`, e.g. a copy of docs/performance/ taken before a change), labelled
- * «before: …»; none when the variable is unset or the file is missing.
+ * «before: …»; none when the variable is unset, or (said on the console) when the file is missing.
  */
 async function seriesBefore(file: string): Promise<SweepSeries[]> {
   const directory = process.env.BENCH_CHART_BEFORE;
@@ -89,7 +89,8 @@ async function seriesBefore(file: string): Promise<SweepSeries[]> {
   try {
     const saved = JSON.parse(await readFile(path.join(directory, jsonName(file)), 'utf8')) as SweepSeries[];
     return saved.map((series) => ({ ...series, label: `before: ${series.label}` }));
-  } catch {
+  } catch (error) {
+    console.warn(`  (no «before» series for ${path.basename(file)}: ${(error as Error).message})`);
     return [];
   }
 }
