@@ -65,6 +65,9 @@ test('an open session’s group chat at 390 px: live messages, typing, «Leído 
   await pageHost.getByRole('button', { name: /enviar/i }).click();
   await expect(listed.getByTestId('group-preview')).toHaveText('Lucía: Nos vemos en la puerta');
   await expect(listed.getByTestId('group-unread-badge')).toContainText('1');
+  // The navigation's «Mensajes» badge counts the group's unread message too.
+  const nav = pageMember.getByRole('navigation', { name: 'Navegación principal' });
+  await expect(nav.getByRole('link', { name: /Mensajes/ })).toHaveAccessibleName(/: 1 sin leer/);
   await expect(pageMember.getByRole('heading', { name: 'Mensajes (1)' })).toBeVisible();
   await pageMember.screenshot({ path: 'test-results/group-list-390.png' });
   await listed.getByRole('link').click();

@@ -150,6 +150,30 @@ describe('group conversations', () => {
     expect((page.body.messages as Message[]).map((m) => m.readBy)).toEqual([1, 1]);
   });
 
+  it("«Mensajes» counts a member's unread group messages; a read tells the reader's other devices", async () => {
+    await app.chat.whenDelivered();
+    const groupTotal = async (user: TestUser) => {
+      const answer = await api.get('/groups/unread-count', user.token);
+      expect(answer.status).toBe(200);
+      return answer.body.unreadCount as number;
+    };
+    expect(await groupTotal(owner)).toBe(1);
+    expect(await groupTotal(bea)).toBe(1);
+    expect(await groupTotal(carlos)).toBe(0);
+    expect(await groupTotal(outsider)).toBe(0);
+    const ownerPhone = await connect(owner);
+    const told = nextEventMatching<{ kind: string; unreadCount: number; conversationId: string }>(
+      ownerPhone,
+      'unreadCountUpdated',
+      (event) => event.kind === 'groups',
+    );
+    expect((await patch(`/messages/conversations/${groupId}/read`, {}, owner.token)).status).toBe(200);
+    expect(await told).toEqual({ kind: 'groups', unreadCount: 0, conversationId: groupId, conversationUnreadCount: 0 });
+    expect(await groupTotal(owner)).toBe(0);
+    // The spec's total stays the matches' own.
+    expect((await api.get('/messages/messages/unread/count', bea.token)).body.unreadCount).toBe(0);
+  });
+
   it('a member who joins later has no unread history and is owed no notification', async () => {
     await app.chat.groups.addGroupMember(groupId, dani.userId);
     expect((await groupOf(dani))?.unreadCount).toBe(0);
@@ -235,5 +259,9 @@ describe('group conversations', () => {
     const unread = await api.get('/messages/messages/unread/count', bea.token);
     expect(unread.body.unreadCount).toBe(0);
     expect((await groupOf(bea))?.unreadCount).toBeGreaterThan(0);
+    // Muted, the group leaves the app's «Mensajes» total too; unmuted, it counts again.
+    expect((await api.get('/groups/unread-count', bea.token)).body.unreadCount).toBe(0);
+    expect((await patch(`/messages/conversations/${groupId}/mute`, { isMuted: false }, bea.token)).status).toBe(200);
+    expect((await api.get('/groups/unread-count', bea.token)).body.unreadCount).toBe((await groupOf(bea))?.unreadCount);
   });
 });

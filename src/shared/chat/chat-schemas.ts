@@ -248,6 +248,8 @@ export type GroupSummary = {
   members: GroupMember[];
 };
 export type GroupListResponse = { success: true; groups: GroupSummary[] };
+/** `GET /api/groups/unread-count`: unread messages in the caller's groups, muted ones left out. */
+export type GroupUnreadCountResponse = { success: true; unreadCount: number };
 export type GroupResponse = { success: true; group: GroupSummary };
 /** 201 for a new message, 200 for a repeat of the same clientId (the original message). */
 export type SendMessageResponse = { success: true; data: ChatMessage };

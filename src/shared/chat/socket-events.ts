@@ -173,8 +173,12 @@ export type ConversationUpdatedEvent = { conversationId: string; status?: Conver
   Omit<ConversationSummary, 'conversationId' | 'status'>
 > & { swipeType?: ChatSwipeType };
 /** The chat's count: the user's unread messages in all conversations (and in the one that changed). */
+/**
+ * The reader's unread message counts: `messages` for the matches' conversations (the spec's
+ * total), `groups` for the groups they have not muted (decision 0056, amended in session 17).
+ */
 export type ChatUnreadCountUpdatedEvent = {
-  kind: 'messages';
+  kind: 'messages' | 'groups';
   unreadCount: number;
   conversationId?: string;
   conversationUnreadCount?: number;

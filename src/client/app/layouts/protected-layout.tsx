@@ -3,7 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import { MessageBanner } from '../../features/chat/index.ts';
 import { InstallCard } from '../../features/install/index.ts';
-import { unreadState } from '../../features/chat/unread-store.ts';
+import { shownUnreadTotal, unreadState } from '../../features/chat/unread-store.ts';
 import { matchesCountState } from '../../features/matches/index.ts';
 import { ModerationNoticeDialog } from '../../features/moderation/moderation-notice.tsx';
 import { notificationsState, useBellRing } from '../../features/notifications/index.ts';
@@ -38,7 +38,11 @@ function SignedInArea() {
         // Inside a conversation the thread gets the whole height (issue #20); back is in its header.
         isBottomBarHidden={openConversationId !== null}
         status={{
-          counts: { matches: matches.count, messages: unread.total, notifications: notifications.unreadCount },
+          counts: {
+            matches: matches.count,
+            messages: shownUnreadTotal(unread),
+            notifications: notifications.unreadCount,
+          },
           bellRing: bell.ring,
           isBellRinging: bell.isRinging,
           streakLabel: streakLabel(streak),

@@ -5,6 +5,7 @@ import type {
   ConversationListResponse,
   ConversationResponse,
   GroupListResponse,
+  GroupUnreadCountResponse,
   GroupResponse,
   MarkReadResponse,
   MessageListResponse,
@@ -42,6 +43,8 @@ export const chatApi = {
   unreadCount: () => requestJson<ChatUnreadCountResponse>('messages/messages/unread/count'),
   /** The caller's group conversations (docs/decisions/0056), newest first. */
   groups: () => requestJson<GroupListResponse>('groups'),
+  /** Unread messages in the caller's groups, muted ones left out (the «Mensajes» badge adds them). */
+  groupsUnreadCount: () => requestJson<GroupUnreadCountResponse>('groups/unread-count'),
   /** A group conversation (docs/decisions/0056): title, members and their read cursors. */
   group: (id: string) => requestJson<GroupResponse>(`groups/${encodeURIComponent(id)}`),
   // Leaving a group and muting it go through the outbox (chat-store.ts, decision 0056).

@@ -7,6 +7,7 @@ import {
   GroupLeaveRequestSchema,
   GroupSendMessageRequestSchema,
   type GroupListResponse,
+  type GroupUnreadCountResponse,
   type GroupResponse,
   MarkReadRequestSchema,
   type MarkReadResponse,
@@ -106,6 +107,10 @@ export async function groupRoutes(app: FastifyInstance, options: { groups: Group
 
   app.get('/', async (request): Promise<GroupListResponse> => {
     return { success: true, groups: await groups.list(requireAuth(request).userId) };
+  });
+
+  app.get('/unread-count', async (request): Promise<GroupUnreadCountResponse> => {
+    return { success: true, unreadCount: await groups.unreadTotal(requireAuth(request).userId) };
   });
 
   app.get<{ Params: Params }>('/:id', async (request): Promise<GroupResponse> => {

@@ -107,6 +107,16 @@ export function createGroupChat(deps: {
     }
   };
 
+  /** The reader's sockets hear their new group total (read on read: nothing is kept per message). */
+  const emitGroupsUnread = async (userId: string, conversationId: string, conversationUnreadCount: number) => {
+    realtime.emitToUser(userId, CHAT_EVENTS.unreadCountUpdated, {
+      kind: 'groups',
+      unreadCount: await groups.unreadTotal(userId),
+      conversationId,
+      conversationUnreadCount,
+    });
+  };
+
   /** Announced now when the call ran its own transaction; by `announceChange` after the caller's commits. */
   const finish = async (change: GroupChange, notice: GroupChangeNotice, executor: SqlExecutor | undefined) => {
     if (!executor) await announceChange(change, notice);
@@ -157,6 +167,9 @@ export function createGroupChat(deps: {
     async list(userId: string): Promise<GroupSummary[]> {
       return (await groups.views(userId)).map(toGroupSummary);
     },
+
+    /** `GET /api/groups/unread-count`: the caller's unread group messages (muted groups left out). */
+    unreadTotal: (userId: string): Promise<number> => groups.unreadTotal(userId),
 
     async get(userId: string, conversationId: string): Promise<GroupSummary> {
       return toGroupSummary(await view(userId, conversationId));
@@ -245,6 +258,7 @@ export function createGroupChat(deps: {
         const others = group.members.filter((member) => member !== userId);
         realtime.emitToUser(others, CHAT_EVENTS.groupReceipt, { conversationId: id, userId, readSeq: outcome.readSeq });
         realtime.emitToUser(userId, CHAT_EVENTS.groupReceipt, { conversationId: id, userId, readSeq: outcome.readSeq });
+        await emitGroupsUnread(userId, id, outcome.conversationUnread);
       }
       return {
         messageIds: outcome.messageIds,
@@ -266,7 +280,10 @@ export function createGroupChat(deps: {
     async setMuted(userId: string, conversationId: string, isMuted: boolean): Promise<GroupSummary> {
       const found = await view(userId, conversationId);
       await deps.conversations.updateParticipant(userId, found.conversationId, { isMuted }, clock.now());
-      return toGroupSummary(await view(userId, found.conversationId));
+      const summary = toGroupSummary(await view(userId, found.conversationId));
+      // A muted group leaves the «Mensajes» total; the member's other devices follow.
+      if (found.unreadCount > 0) await emitGroupsUnread(userId, found.conversationId, summary.unreadCount);
+      return summary;
     },
   };
 }

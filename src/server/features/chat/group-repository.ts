@@ -322,6 +322,22 @@ export function createGroupRepository(db: Database) {
       return pageOf((where, tail) => selectMessages(db, where, tail), conversationId, options);
     },
 
+    /**
+     * The user's unread group messages for the navigation's «Mensajes» badge (decision 0056,
+     * amended in session 17): the sum of `unreadOf` over the groups they are in and have not muted,
+     * each group read by its key only where the cursor is behind (as `unreadTotalText`).
+     */
+    async unreadTotal(userId: string): Promise<number> {
+      const rows = rowsOf<{ total: number }>(
+        await db.execute(sql`select coalesce(sum(t.n), 0)::int as total
+          from conversation_participants p
+          cross join lateral (select ${unreadOf} as n from conversations c
+            where c.id = p.conversation_id and c.kind = 'group' and c.last_seq > p.last_read_seq offset 0) t
+          where p.user_id = ${userId}::uuid and p.left_at is null and not p.is_muted`),
+      );
+      return Number(rows[0]?.total ?? 0);
+    },
+
     /** The groups the user is a member of (or one of them), newest activity first. */
     async views(userId: string, conversationId?: string): Promise<GroupView[]> {
       const one = conversationId ? sql`and c.id = ${conversationId}::uuid` : sql``;
