@@ -307,6 +307,13 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     hasher: auth.hasher,
     discardPhotos: photos.photos.discard,
     bus,
+    // Reports of an open session or a group chat, and blocks between a session's host and member
+    // (docs/decisions/0056, session 17); the open sessions are registered below, so per call.
+    contexts: {
+      openSessionHost: (userId, sessionId) => openSessions.sessions.reportHost(userId, sessionId),
+      groupReport: chat.groupReports.groupReport,
+    },
+    afterBlock: (blockerId, blockedId) => openSessions.sessions.afterBlock(blockerId, blockedId),
   });
   // The moderation console's API (issue #23, docs/decisions/0033): 404 to everyone but moderators.
   const moderation = await registerModeration(http, {

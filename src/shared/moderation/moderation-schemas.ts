@@ -73,6 +73,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   role_removed: 'Rol retirado',
   verification_approved: 'Verificación aprobada',
   verification_rejected: 'Verificación rechazada',
+  open_session_removed: 'Entreno abierto retirado',
 };
 
 export const MAX_NOTE_LENGTH = 1000;
@@ -175,11 +176,27 @@ export type ModerationPerson = {
   isInDecks: boolean;
 };
 
+/** What a report is about besides the person (docs/decisions/0056, amendment of session 17). */
+export type ReportSubject = 'person' | 'chat' | 'openSession' | 'groupMember' | 'groupMessage';
+
+/** What the console says each subject is. */
+export const REPORT_SUBJECT_LABELS: Record<ReportSubject, string> = {
+  person: 'Perfil',
+  chat: 'Desde un chat',
+  openSession: 'Entreno abierto',
+  groupMember: 'Miembro de un grupo',
+  groupMessage: 'Mensaje en un grupo',
+};
+
 export type ReportSummary = {
   id: string;
   reason: ReportReason;
   details: string | null;
+  subject: ReportSubject;
   conversationId: string | null;
+  openSessionId: string | null;
+  /** The group message reported, as it read when reported. */
+  message: { id: string; text: string | null } | null;
   status: 'open' | 'closed';
   resolution: string | null;
   createdAt: string;
@@ -212,14 +229,29 @@ export type AppealQueueItem = {
 
 export type ModerationQueue = { success: true; reports: ReportQueueItem[]; appeals: AppealQueueItem[] };
 
+export type ReportedOpenSession = {
+  id: string;
+  activity: string;
+  gymName: string;
+  gymAddress: string | null;
+  startsAt: string;
+  durationMin: number;
+  note: string | null;
+  status: 'open' | 'cancelled' | 'removed';
+  places: number;
+  taken: number;
+};
+
 export type ReportedMessage = { id: string; senderId: string; senderName: string; text: string; timestamp: string };
 
 export type ReportDetail = {
   success: true;
   report: ReportSummary;
   reported: ModerationPerson | null;
-  /** The conversation's last messages up to the report, when it came from a chat. */
+  /** The conversation's last messages up to the report, when it came from a chat (a group's too). */
   messages: ReportedMessage[];
+  /** The open session reported, as it stands (a moderator may remove it from here). */
+  openSession: ReportedOpenSession | null;
   earlierReports: ReportSummary[];
   restrictions: RestrictionSummary[];
   audit: AuditRecord[];

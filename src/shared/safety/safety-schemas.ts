@@ -14,6 +14,13 @@ export const SAFETY_MESSAGES = {
   invalidDetails: 'Los detalles deben ser un texto',
   invalidConversation: 'La conversación indicada no es válida',
   invalidBlockFlag: 'El valor de bloquear debe ser verdadero o falso',
+  invalidSession: 'El entreno indicado no es válido',
+  invalidMessage: 'El mensaje indicado no es válido',
+  invalidClientId: 'El identificador de la petición no es válido',
+  reportTargetRequired: 'Indica a quién, qué entreno o qué mensaje denuncias',
+  messageNeedsGroup: 'Solo se puede denunciar un mensaje desde el chat de un grupo',
+  notInGroup: 'Esa persona no está en este grupo',
+  messageNotFound: 'Mensaje no encontrado',
   reported: 'Denuncia enviada. La revisaremos lo antes posible.',
   reportRateLimited: 'Has enviado demasiadas denuncias. Inténtalo de nuevo más tarde.',
   blockRateLimited: 'Demasiadas acciones de bloqueo. Inténtalo de nuevo más tarde.',
@@ -63,28 +70,42 @@ export type BlockRequest = v.InferOutput<typeof BlockRequestSchema>;
 /** `DELETE /api/safety/blocks/{userId}` */
 export const BlockParamsSchema = v.object({ userId: UserIdSchema }, SAFETY_MESSAGES.invalidUser);
 
-/** `POST /api/safety/reports` */
-export const ReportRequestSchema = v.strictObject(
-  {
-    userId: UserIdSchema,
-    reason: v.picklist(REPORT_REASONS, SAFETY_MESSAGES.invalidReason),
-    details: v.optional(
-      v.pipe(
-        v.string(SAFETY_MESSAGES.invalidDetails),
-        v.trim(),
-        v.maxLength(REPORT_DETAILS_MAX, SAFETY_MESSAGES.detailsTooLong),
+const uuidOf = (message: string) => v.pipe(v.string(message), v.regex(UUID_PATTERN, message), v.toLowerCase());
+
+/**
+ * `POST /api/safety/reports`: a person (`userId`), optionally from a chat (`conversationId`); an
+ * open session (`openSessionId`: its host is the person reported); a group chat's member (`userId`
+ * with the group's `conversationId`) or message (`messageId`, its author reported). `clientId` is
+ * the outbox's: a replay stores no second report (docs/decisions/0056, amendment of session 17).
+ */
+export const ReportRequestSchema = v.pipe(
+  v.strictObject(
+    {
+      userId: v.optional(UserIdSchema),
+      reason: v.picklist(REPORT_REASONS, SAFETY_MESSAGES.invalidReason),
+      details: v.optional(
+        v.pipe(
+          v.string(SAFETY_MESSAGES.invalidDetails),
+          v.trim(),
+          v.maxLength(REPORT_DETAILS_MAX, SAFETY_MESSAGES.detailsTooLong),
+        ),
       ),
-    ),
-    conversationId: v.optional(
-      v.pipe(
-        v.string(SAFETY_MESSAGES.invalidConversation),
-        v.regex(UUID_PATTERN, SAFETY_MESSAGES.invalidConversation),
-        v.toLowerCase(),
-      ),
-    ),
-    block: v.optional(v.boolean(SAFETY_MESSAGES.invalidBlockFlag)),
-  },
-  SAFETY_MESSAGES.invalidReason,
+      conversationId: v.optional(uuidOf(SAFETY_MESSAGES.invalidConversation)),
+      openSessionId: v.optional(uuidOf(SAFETY_MESSAGES.invalidSession)),
+      messageId: v.optional(uuidOf(SAFETY_MESSAGES.invalidMessage)),
+      clientId: v.optional(uuidOf(SAFETY_MESSAGES.invalidClientId)),
+      block: v.optional(v.boolean(SAFETY_MESSAGES.invalidBlockFlag)),
+    },
+    SAFETY_MESSAGES.invalidReason,
+  ),
+  v.check(
+    (input) => input.userId !== undefined || input.openSessionId !== undefined || input.messageId !== undefined,
+    SAFETY_MESSAGES.reportTargetRequired,
+  ),
+  v.check(
+    (input) => input.messageId === undefined || input.conversationId !== undefined,
+    SAFETY_MESSAGES.messageNeedsGroup,
+  ),
 );
 export type ReportRequest = v.InferOutput<typeof ReportRequestSchema>;
 

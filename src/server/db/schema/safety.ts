@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
@@ -17,6 +18,13 @@ export const reports = pgTable(
     details: text(),
     /** The conversation the report is about, when made from a chat (no foreign key: evidence outlives it). */
     conversationId: uuid(),
+    /** The open session reported (its host is `reportedId`), migration 0025. */
+    openSessionId: uuid(),
+    /** A group chat's message reported, and its text as it read then (evidence outliving the row). */
+    messageId: uuid(),
+    messageText: text(),
+    /** The reporter's outbox clientId: a replay stores no second report (unique per reporter). */
+    clientId: text(),
     /** open | closed */
     status: text().notNull().default('open'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -30,6 +38,10 @@ export const reports = pgTable(
     index('reports_reported_idx').on(table.reportedId),
     index('reports_reporter_idx').on(table.reporterId),
     index('reports_status_idx').on(table.status, table.createdAt),
+    uniqueIndex('reports_reporter_client_key')
+      .on(table.reporterId, table.clientId)
+      .where(sql`${table.clientId} is not null`),
+    index('reports_open_session_idx').on(table.openSessionId).where(sql`${table.openSessionId} is not null`),
   ],
 );
 

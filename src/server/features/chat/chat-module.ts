@@ -18,6 +18,8 @@ import { createConversationRepository } from './conversation-repository.ts';
 import { createDeliveryDrain } from './delivery-drain.ts';
 import { createDeliveryRepository } from './delivery-repository.ts';
 import { createGroupChat, type GroupChat } from './group-chat.ts';
+import { createGroupReports, type GroupReports } from './group-report.ts';
+import { createGroupReportRepository } from './group-report-repository.ts';
 import { createGroupRepository } from './group-repository.ts';
 import { createMessageRepository } from './message-repository.ts';
 
@@ -38,6 +40,8 @@ export type ChatModule = {
     GroupChat,
     'createGroupConversation' | 'addGroupMember' | 'removeGroupMember' | 'closeGroupConversation' | 'announceChange'
   >;
+  /** Who a report made from a group chat is about, for the safety feature (404 to non-members). */
+  groupReports: GroupReports;
   /** Finishes the notification work in flight (before the database closes). */
   close(): Promise<void>;
   /** Resolves once no delivery drain is running (tests). */
@@ -120,6 +124,7 @@ export async function registerChat(
     sync,
     realtime,
     groups,
+    groupReports: createGroupReports({ repository: createGroupReportRepository(deps.db) }),
     close: () => started.close(),
     whenDelivered: () => started.whenIdle(),
     matchEvents: {

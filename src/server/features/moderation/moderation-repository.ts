@@ -11,6 +11,11 @@ export type ReportRow = {
   reason: string;
   details: string | null;
   conversation_id: string | null;
+  open_session_id: string | null;
+  message_id: string | null;
+  message_text: string | null;
+  /** The conversation is a group's (null: none, or gone). */
+  is_group: boolean | null;
   status: string;
   resolution: string | null;
   created_at: Date;
@@ -31,7 +36,9 @@ export type RestrictionRow = {
 };
 
 const REPORT_COLUMNS = sql`r.id, r.reporter_id, reporter.name as reporter_name, r.reported_id, r.reason, r.details,
-  r.conversation_id, r.status, r.resolution, r.created_at`;
+  r.conversation_id, r.open_session_id, r.message_id, r.message_text,
+  (select rc.kind = 'group' from conversations rc where rc.id = r.conversation_id) as is_group,
+  r.status, r.resolution, r.created_at`;
 
 const RESTRICTION_COLUMNS = sql`x.id, x.user_id, x.kind, x.reason, x.created_at, x.ends_at, x.lifted_at,
   a.id as appeal_id, a.text as appeal_text, a.status as appeal_status, a.created_at as appeal_created_at`;
@@ -104,9 +111,32 @@ export function createModerationRepository(db: Database) {
       return row && { ...row, isDeleted: isDeletedAccount(row) };
     },
 
+    /** The open session a report is about, as it stands now. */
+    async openSession(sessionId: string) {
+      const [row] = rowsOf<{
+        id: string;
+        activity: string;
+        gym_name: string;
+        gym_address: string | null;
+        starts_at: Date | string;
+        duration_min: number;
+        note: string | null;
+        status: string;
+        places: number;
+        taken: number;
+      }>(
+        await db.execute(sql`select s.id, s.activity, s.gym_name, s.gym_address, s.starts_at, s.duration_min,
+            s.note, s.status, s.places,
+            (select count(*)::int from open_session_members m where m.session_id = s.id and m.state = 'approved') as taken
+          from open_sessions s where s.id = ${sessionId}::uuid`),
+      );
+      return row;
+    },
+
     /**
      * The conversation's last messages up to the moment of the report (the evidence the reporter
-     * saw), only when the reported person is one of its two participants.
+     * saw), only when the reported person is one of its two participants, or was ever a member of
+     * the group it is.
      */
     async reportedMessages(conversationId: string, reportedId: string, until: Date, limit: number) {
       const rows = rowsOf<{ id: string; sender_id: string; sender_name: string; text: string; created_at: Date }>(
@@ -114,7 +144,9 @@ export function createModerationRepository(db: Database) {
           from messages m
           join conversations c on c.id = m.conversation_id
           join users u on u.id = m.sender_id
-          where m.conversation_id = ${conversationId}::uuid and ${reportedId}::uuid in (c.user_a, c.user_b)
+          where m.conversation_id = ${conversationId}::uuid
+            and (${reportedId}::uuid in (c.user_a, c.user_b) or (c.kind = 'group' and exists (select 1
+              from conversation_participants p where p.conversation_id = c.id and p.user_id = ${reportedId}::uuid)))
             and m.created_at <= ${until}
           order by m.seq desc limit ${limit}`),
       );

@@ -6,7 +6,9 @@ import {
   type ModerationPerson,
   type ModerationQueue,
   type ReportDetail,
+  type ReportedOpenSession,
   type ReportQueueItem,
+  type ReportSubject,
   type ReportSummary,
   ResolveReportRequestSchema,
   type RestrictionKind,
@@ -41,12 +43,22 @@ export type ModerationService = ReturnType<typeof createModerationService>;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
+function subjectOf(row: ReportRow): ReportSubject {
+  if (row.open_session_id) return 'openSession';
+  if (row.message_id) return 'groupMessage';
+  if (row.conversation_id) return row.is_group ? 'groupMember' : 'chat';
+  return 'person';
+}
+
 function toReportSummary(row: ReportRow): ReportSummary {
   return {
     id: row.id,
     reason: row.reason as ReportReason,
     details: row.details,
+    subject: subjectOf(row),
     conversationId: row.conversation_id,
+    openSessionId: row.open_session_id,
+    message: row.message_id ? { id: row.message_id, text: row.message_text } : null,
     status: row.status === 'open' ? 'open' : 'closed',
     resolution: row.resolution,
     createdAt: iso(row.created_at) as string,
@@ -84,6 +96,23 @@ function ageOn(birthDate: string, now: Date): number {
     (now.getUTCMonth() === birth.getUTCMonth() && now.getUTCDate() >= birth.getUTCDate());
   if (!hadBirthday) age -= 1;
   return age;
+}
+
+function toReportedSession(
+  row: NonNullable<Awaited<ReturnType<ModerationRepository['openSession']>>>,
+): ReportedOpenSession {
+  return {
+    id: row.id,
+    activity: row.activity,
+    gymName: row.gym_name,
+    gymAddress: row.gym_address,
+    startsAt: iso(row.starts_at) as string,
+    durationMin: row.duration_min,
+    note: row.note,
+    status: row.status === 'cancelled' || row.status === 'removed' ? row.status : 'open',
+    places: row.places,
+    taken: row.taken,
+  };
 }
 
 /** The console's rules (docs/decisions/0033): the queue, the evidence, the actions and their effects. */
@@ -162,7 +191,7 @@ export function createModerationService(deps: {
       if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
       const reportedId = report.reported_id;
       const now = clock.now();
-      const [reported, messages, earlier, restrictionRows, audit] = await Promise.all([
+      const [reported, messages, earlier, restrictionRows, audit, session] = await Promise.all([
         reportedId ? person(reportedId) : null,
         reportedId && report.conversation_id
           ? repository.reportedMessages(
@@ -175,6 +204,7 @@ export function createModerationService(deps: {
         reportedId ? repository.reportsAbout(reportedId, report.id, 50) : [],
         reportedId ? repository.restrictionsOf(reportedId) : [],
         reportedId ? deps.audit.list({ limit: 50, targetUserId: reportedId }) : [],
+        report.open_session_id ? repository.openSession(report.open_session_id) : undefined,
       ]);
       return {
         success: true,
@@ -187,6 +217,7 @@ export function createModerationService(deps: {
           text: message.text,
           timestamp: iso(message.created_at) as string,
         })),
+        openSession: session ? toReportedSession(session) : null,
         earlierReports: earlier.map(toReportSummary),
         restrictions: restrictionRows.map((row) => toRestrictionSummary(row, now)),
         audit: audit.map(toAuditRecord),

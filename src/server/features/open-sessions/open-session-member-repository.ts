@@ -130,6 +130,30 @@ export function createOpenSessionMemberRepository(db: Database) {
       ).map((row) => row.user_id);
     },
 
+    /**
+     * The open (not cancelled or removed) sessions one of the two hosts while the other holds or
+     * waits for a place in it: what a block between them acts on (docs/decisions/0056, session 17).
+     */
+    async hostedTogether(
+      a: string,
+      b: string,
+      now: Date,
+    ): Promise<{ sessionId: string; hostId: string; memberId: string; state: MemberState; hasEnded: boolean }[]> {
+      return rowsOf<{ id: string; host_id: string; user_id: string; state: string; has_ended: boolean }>(
+        await db.execute(sql`select s.id, s.host_id, m.user_id, m.state,
+            s.starts_at + make_interval(mins => s.duration_min) <= ${now}::timestamptz as has_ended
+          from open_sessions s join open_session_members m on m.session_id = s.id
+          where s.status = 'open' and m.state in ('requested', 'approved')
+            and ((s.host_id = ${a}::uuid and m.user_id = ${b}::uuid) or (s.host_id = ${b}::uuid and m.user_id = ${a}::uuid))`),
+      ).map((row) => ({
+        sessionId: row.id,
+        hostId: row.host_id,
+        memberId: row.user_id,
+        state: row.state as MemberState,
+        hasEnded: row.has_ended,
+      }));
+    },
+
     /** A join: first come takes a place at once; host approval files a request. «Completo» refuses both. */
     join(userId: string, clientId: string, sessionId: string, message: string | null, now: Date) {
       return memberWrite(userId, clientId, sessionId, now, async (tx, session) => {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { periodicPass } from '../../infra/periodic-pass.ts';
 import type { RateLimiter } from '../../infra/rate-limit.ts';
 import type { ChatRealtime } from '../chat/index.ts';
-import { createModeratorRoleRepository } from '../moderation/index.ts';
+import { createModerationAuditRepository, createModeratorRoleRepository } from '../moderation/index.ts';
 import type { PrivacyReader } from '../profiles/profile-model.ts';
 import { createProfileRepository } from '../profiles/profile-repository.ts';
 import { createOpenSessionRepository } from './open-session-repository.ts';
@@ -50,12 +50,24 @@ export async function registerOpenSessions(
   },
 ): Promise<OpenSessionModule> {
   const roles = createModeratorRoleRepository(deps.db);
+  const audit = createModerationAuditRepository(deps.db);
   const sessions = createOpenSessionService({
     sessions: createOpenSessionRepository(deps.db),
     profiles: createProfileRepository(deps.db),
     privacyOf: deps.privacyOf,
     reliabilityOf: deps.reliabilityOf,
     isModerator: async (userId) => Boolean(await roles.find(userId)),
+    auditRemoval: async ({ moderatorId, hostId, sessionId, now }) => {
+      const moderator = await roles.find(moderatorId);
+      await audit.record({
+        moderator: moderator && { userId: moderator.userId, email: moderator.email },
+        action: 'open_session_removed',
+        targetUserId: hostId,
+        reason: 'Entreno abierto retirado',
+        details: { openSessionId: sessionId },
+        now,
+      });
+    },
     groupChat: deps.groupChat,
     matches: deps.matches,
     realtime: { emitToUser: (userId, event, payload) => deps.realtime.emitToUser(userId, event, payload) },

@@ -49,6 +49,8 @@ export type OpenSessionServiceDeps = {
   /** The requester's «N de M quedadas cumplidas», or null when they hide it or have none. */
   reliabilityOf(userId: string): Promise<Reliability | null>;
   isModerator(userId: string): Promise<boolean>;
+  /** Writes a moderator's removal to the moderation audit log (docs/decisions/0033); none when absent. */
+  auditRemoval?(entry: { moderatorId: string; hostId: string; sessionId: string; now: Date }): Promise<void>;
   realtime: OpenSessionRealtime;
   /** The group chat; without it a session has none (`conversationId` null). */
   groupChat?: OpenSessionGroupChat;
@@ -406,6 +408,56 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       return current(caller.userId, session.id);
     },
 
+    /**
+     * Who a report of this session is about: its host, for someone who may see it (404 otherwise,
+     * as every route of a session; docs/decisions/0056, amendment of session 17).
+     */
+    async reportHost(userId: string, sessionId: string): Promise<string> {
+      return (await visible(userId, sessionId)).hostId;
+    },
+
+    /**
+     * A block between a session's host and someone holding or waiting for a place in it: a blocked
+     * pair never shares a session (the join and the lists already refuse across a block). The host
+     * who blocks removes the person (as «Quitar del entreno»); the person who blocks the host leaves
+     * (as «Salir»). Once the session has ended who was in it is settled, so only the group chat
+     * follows: the person leaves it. Nothing is refused: the block has been stored already.
+     */
+    async afterBlock(blockerId: string, blockedId: string): Promise<void> {
+      const now = clock.now();
+      for (const shared of await sessions.hostedTogether(blockerId, blockedId, now)) {
+        const session = await sessions.findById(shared.sessionId);
+        if (!session) continue;
+        const isHostBlocking = shared.hostId === blockerId;
+        if (shared.hasEnded) {
+          if (shared.state === 'approved' && session.conversationId) {
+            await deps.groupChat
+              ?.removeGroupMember(session.conversationId, shared.memberId, isHostBlocking ? 'removed' : 'left')
+              .catch((error: unknown) =>
+                deps.logger.warn({ err: error }, 'open sessions: group change on a block failed'),
+              );
+          }
+          continue;
+        }
+        const outcome = isHostBlocking
+          ? await sessions.remove(blockerId, randomUUID(), session.id, shared.memberId, now)
+          : await sessions.leave(blockerId, randomUUID(), session.id, now);
+        if (outcome.kind !== 'applied') continue;
+        await followMembership(session, shared.memberId, outcome);
+        if (isHostBlocking) {
+          tell(
+            [shared.memberId],
+            session,
+            'Ya no estás en el entreno',
+            `Quien lo publicó te ha quitado del entreno de ${what(session)}.`,
+          );
+        } else {
+          const name = await firstName(blockerId);
+          tell([session.hostId], session, 'Cambio en tu entreno', `${name} ha dejado tu entreno (${what(session)}).`);
+        }
+      }
+    },
+
     /** A moderator removes a session (404 to anyone else, as an unknown route); host and members are told. */
     async moderatorRemove(userId: string, sessionId: string, body: unknown): Promise<OpenSession> {
       if (!(await deps.isModerator(userId))) throw notFound(SERVER_MESSAGES.routeNotFound);
@@ -416,6 +468,9 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       const changed = await sessions.end(userId, input.clientId, session.id, 'removed', clock.now());
       if (changed) {
         await closeGroup(session);
+        await deps
+          .auditRemoval?.({ moderatorId: userId, hostId: session.hostId, sessionId: session.id, now: clock.now() })
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'open sessions: removal not audited'));
         tell(
           [session.hostId, ...members],
           session,

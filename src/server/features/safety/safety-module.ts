@@ -7,7 +7,7 @@ import type { PasswordHasher, SessionService } from '../auth/index.ts';
 import type { ChatRealtime } from '../chat/index.ts';
 import { createSafetyRepository } from './safety-repository.ts';
 import { accountRoutes, safetyRoutes } from './safety-routes.ts';
-import { createSafetyService, type SafetyService } from './safety-service.ts';
+import { type AfterBlock, createSafetyService, type ReportContexts, type SafetyService } from './safety-service.ts';
 
 /**
  * Blocks, reports, the data export and account deletion (docs/decisions/0012): repository,
@@ -26,12 +26,18 @@ export async function registerSafety(
     discardPhotos(keys: readonly string[]): Promise<void>;
     /** Every node's membership caches hear each ended conversation (`pair-ended`). */
     bus: InvalidationBus;
+    /** What reports of an open session or a group chat are about (their features answer, 404 otherwise). */
+    contexts?: ReportContexts;
+    /** After each block: features holding both people together act on it (an open session's host and member). */
+    afterBlock?: AfterBlock;
   },
 ): Promise<SafetyService> {
   // Through the chat's emitter, so sockets that asked for the spec's aliases get `conversationsUpdated`.
   const chatRealtime = deps.realtime;
   const safety = createSafetyService({
     repository: createSafetyRepository(deps.db),
+    contexts: deps.contexts,
+    afterBlock: deps.afterBlock,
     realtime: {
       conversationEnded(userId, conversationId, status) {
         // Applied on this node before the answer; the other nodes within the pub/sub delay.

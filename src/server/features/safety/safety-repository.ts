@@ -32,6 +32,15 @@ export type SafetyRepository = ReturnType<typeof createSafetyRepository>;
 
 /** Blocks, reports, the data export and account deletion: the only drizzle user of the safety feature. */
 export function createSafetyRepository(db: Database) {
+  /** The report this reporter stored with this clientId (an outbox replay), if any. */
+  const findReportByClientId = async (reporterId: string, clientId: string): Promise<string | undefined> => {
+    const [row] = await db
+      .select({ id: reports.id })
+      .from(reports)
+      .where(and(eq(reports.reporterId, reporterId), eq(reports.clientId, clientId)));
+    return row?.id;
+  };
+
   return {
     /** The account's sign-in facts, or undefined for an unknown or deleted account. */
     async findAccount(userId: string): Promise<{ passwordHash: string | null } | undefined> {
@@ -91,14 +100,21 @@ export function createSafetyRepository(db: Database) {
         .orderBy(desc(blocks.createdAt));
     },
 
+    findReportByClientId,
+
+    /** Stores a report; with a clientId already used by this reporter, answers that report instead. */
     async insertReport(report: {
       reporterId: string;
       reportedId: string;
       reason: string;
       details: string | null;
       conversationId: string | null;
+      openSessionId: string | null;
+      messageId: string | null;
+      messageText: string | null;
+      clientId: string | null;
       now: Date;
-    }): Promise<string> {
+    }): Promise<{ id: string; isNew: boolean }> {
       const [row] = await db
         .insert(reports)
         .values({
@@ -107,12 +123,23 @@ export function createSafetyRepository(db: Database) {
           reason: report.reason,
           details: report.details,
           conversationId: report.conversationId,
+          openSessionId: report.openSessionId,
+          messageId: report.messageId,
+          messageText: report.messageText,
+          clientId: report.clientId,
           status: 'open',
           createdAt: report.now,
         })
+        .onConflictDoNothing({
+          target: [reports.reporterId, reports.clientId],
+          where: sql`${reports.clientId} is not null`,
+        })
         .returning({ id: reports.id });
-      if (!row) throw new Error('report not stored');
-      return row.id;
+      if (row) return { id: row.id, isNew: true };
+      // Two deliveries of one clientId at once: the other stored it.
+      const earlier = report.clientId ? await findReportByClientId(report.reporterId, report.clientId) : undefined;
+      if (!earlier) throw new Error('report not stored');
+      return { id: earlier, isNew: false };
     },
 
     /** Everything stored about one user, in their own rows only (docs/decisions/0012). */
@@ -204,6 +231,9 @@ export function createSafetyRepository(db: Database) {
             reason: reports.reason,
             details: reports.details,
             conversationId: reports.conversationId,
+            openSessionId: reports.openSessionId,
+            messageId: reports.messageId,
+            messageText: reports.messageText,
             status: reports.status,
             createdAt: reports.createdAt,
           })

@@ -22,8 +22,8 @@ export async function safetyRoutes(app: FastifyInstance, options: { safety: Safe
   });
 
   app.post('/reports', async (request, reply) => {
-    const answer = await safety.report(requireAuth(request).userId, request.body);
-    return reply.code(201).send(answer);
+    const { isNew, ...answer } = await safety.report(requireAuth(request).userId, request.body);
+    return reply.code(isNew ? 201 : 200).send(answer);
   });
 }
 

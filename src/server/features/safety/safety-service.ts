@@ -4,6 +4,7 @@ import {
   DELETE_CONFIRMATION_WORD,
   type DeletionMethodResponse,
   DeleteAccountRequestSchema,
+  type ReportRequest,
   ReportRequestSchema,
   SAFETY_MESSAGES,
 } from '#shared/safety/safety-schemas';
@@ -25,9 +26,34 @@ export type SafetyRealtime = {
   conversationEnded(userId: string, conversationId: string, status: 'blocked' | 'unmatched'): void;
 };
 
+/**
+ * What a report made from an open session or a group chat is about, from the features that own
+ * them (app.ts hands them in): each answers only what the caller may see, and throws that
+ * feature's own 404 otherwise (docs/decisions/0056, amendment of session 17).
+ */
+export type ReportContexts = {
+  /** The host of an open session the caller may see. */
+  openSessionHost(callerId: string, sessionId: string): Promise<string>;
+  /**
+   * For a group conversation whose current member the caller is: the person reported (`userId`, a
+   * member now or before, or the author of `messageId`) and the message's text. Undefined when the
+   * conversation is no group (a match's chat, reported as before).
+   */
+  groupReport(
+    callerId: string,
+    conversationId: string,
+    target: { userId?: string; messageId?: string },
+  ): Promise<{ reportedId: string; messageText: string | null } | undefined>;
+};
+
+/** Told after each block, so features holding both people together act on it (open sessions). */
+export type AfterBlock = (blockerId: string, blockedId: string) => Promise<void>;
+
 export type SafetyServiceDeps = {
   repository: SafetyRepository;
   realtime: SafetyRealtime;
+  contexts?: ReportContexts;
+  afterBlock?: AfterBlock;
   /** Ends every session of the user: HTTP refuses the tokens, sockets get `token_invalidated`. */
   revokeAllSessions(userId: string): Promise<void>;
   /** Told once the account's rows are gone (every node's caches and the deck index forget it). */
@@ -62,6 +88,38 @@ export function createSafetyService(deps: SafetyServiceDeps) {
         realtime.conversationEnded(userId, conversation.conversationId, 'blocked');
       }
     }
+    // The block stands once stored; what other features do about it is logged when it fails.
+    await deps.afterBlock?.(callerId, otherId).catch((error: unknown) => {
+      deps.logger.error({ err: error, userId: callerId }, 'safety: after-block work failed');
+    });
+  };
+
+  /** Who a report is about, and what besides the person (a session, a group message), checked for the caller. */
+  const subjectOf = async (callerId: string, input: ReportRequest) => {
+    let reportedId = input.userId;
+    let messageText: string | null = null;
+    if (input.openSessionId) {
+      if (!deps.contexts) throw notFound(SAFETY_MESSAGES.userNotFound);
+      const hostId = await deps.contexts.openSessionHost(callerId, input.openSessionId);
+      if (reportedId !== undefined && reportedId !== hostId)
+        throw badRequest(SAFETY_MESSAGES.invalidUser, 'VALIDATION');
+      reportedId = hostId;
+    }
+    if (input.conversationId && (input.messageId || !input.openSessionId)) {
+      const group = await deps.contexts?.groupReport(callerId, input.conversationId, {
+        userId: input.userId,
+        messageId: input.messageId,
+      });
+      if (group) {
+        reportedId = group.reportedId;
+        messageText = group.messageText;
+      } else if (input.messageId) {
+        throw badRequest(SAFETY_MESSAGES.messageNeedsGroup, 'VALIDATION');
+      }
+    }
+    if (reportedId === undefined) throw badRequest(SAFETY_MESSAGES.reportTargetRequired, 'VALIDATION');
+    await requireOther(callerId, reportedId, SAFETY_MESSAGES.cannotReportSelf);
+    return { reportedId, messageText };
   };
 
   return {
@@ -92,20 +150,35 @@ export function createSafetyService(deps: SafetyServiceDeps) {
       };
     },
 
-    async report(callerId: string, body: unknown): Promise<{ success: true; message: string; reportId: string }> {
+    /**
+     * Stores a report (and blocks too when asked). With the outbox's clientId a replay stores
+     * nothing, blocks nobody again and answers the first report (`isNew` false: 200).
+     */
+    async report(
+      callerId: string,
+      body: unknown,
+    ): Promise<{ success: true; message: string; reportId: string; isNew: boolean }> {
       const input = parseInput(ReportRequestSchema, body);
       await enforceRateLimits(limiter, [{ rule: REPORT_RULE, key: callerId }], SAFETY_MESSAGES.reportRateLimited);
-      await requireOther(callerId, input.userId, SAFETY_MESSAGES.cannotReportSelf);
-      const reportId = await repository.insertReport({
+      if (input.clientId) {
+        const earlier = await repository.findReportByClientId(callerId, input.clientId);
+        if (earlier) return { success: true, message: SAFETY_MESSAGES.reported, reportId: earlier, isNew: false };
+      }
+      const { reportedId, messageText } = await subjectOf(callerId, input);
+      const stored = await repository.insertReport({
         reporterId: callerId,
-        reportedId: input.userId,
+        reportedId,
         reason: input.reason,
         details: input.details ? input.details : null,
         conversationId: input.conversationId ?? null,
+        openSessionId: input.openSessionId ?? null,
+        messageId: input.messageId ?? null,
+        messageText,
+        clientId: input.clientId ?? null,
         now: clock.now(),
       });
-      if (input.block) await block(callerId, input.userId);
-      return { success: true, message: SAFETY_MESSAGES.reported, reportId };
+      if (stored.isNew && input.block) await block(callerId, reportedId);
+      return { success: true, message: SAFETY_MESSAGES.reported, reportId: stored.id, isNew: stored.isNew };
     },
 
     async exportData(callerId: string) {
