@@ -13,6 +13,8 @@ import { startNotifications } from '../features/notifications/index.ts';
 import { startLocationFollow } from '../features/profile/location-follow.ts';
 import { startOpenSessions } from '../features/open-sessions/index.ts';
 import { startQuedadas, startQuedadaShares } from '../features/quedadas/index.ts';
+// Straight from its module: the safety feature's index would bring its dialogs into this chunk.
+import { startReportOutbox } from '../features/safety/report-outbox.ts';
 import { startDraftCleanup } from '../services/drafts.ts';
 import { startOffline } from '../services/offline.ts';
 import { startPushCleanup } from '../services/push.ts';
@@ -34,6 +36,7 @@ export function startSignedInRuntime(): void {
   startQuedadas();
   startQuedadaShares();
   startOpenSessions();
+  startReportOutbox();
   startPushCleanup();
   startDraftCleanup();
   startLocationFollow();

@@ -1,5 +1,6 @@
-import { useParams } from '@tanstack/react-router';
+import { useNavigate, useParams } from '@tanstack/react-router';
 import { OpenSessionsScreen, PublishScreen, SessionScreen } from '../features/open-sessions/index.ts';
+import { ReportSessionButton } from '../features/safety/index.ts';
 
 /** «Entrenos abiertos cerca» and the viewer's own (issue #35). */
 export function OpenSessionsPage() {
@@ -11,8 +12,20 @@ export function PublishOpenSessionPage() {
   return <PublishScreen />;
 }
 
-/** One open session. */
+/** One open session; «Denunciar este entreno» comes from safety. */
 export function OpenSessionPage() {
   const { sessionId } = useParams({ from: '/app/entrenos/abiertos/$sessionId' });
-  return <SessionScreen sessionId={sessionId} />;
+  const navigate = useNavigate();
+  return (
+    <SessionScreen
+      sessionId={sessionId}
+      renderReport={(session) => (
+        <ReportSessionButton
+          session={{ id: session._id, hostName: session.host.name }}
+          // Blocking the host takes the person out of the session and hides it from them.
+          onBlocked={() => void navigate({ to: '/entrenos/abiertos', replace: true })}
+        />
+      )}
+    />
+  );
 }

@@ -7,11 +7,11 @@ import {
   quedadaEntries,
   useConversationQuedadas,
 } from '../features/quedadas/index.ts';
-import { SafetyMenu } from '../features/safety/index.ts';
+import { GroupSafetyMenu, SafetyMenu } from '../features/safety/index.ts';
 
 /**
- * One conversation, /messages/{conversationId} (spec 001 §2); the block and report menu comes from
- * safety, the quedadas (header line, cards, "Proponer entreno") from quedadas.
+ * One conversation, /messages/{conversationId} (spec 001 §2); the block and report menu (a group's
+ * too) comes from safety, the quedadas (header line, cards, "Proponer entreno") from quedadas.
  */
 export function MessagesConversationPage() {
   const { conversationId } = useParams({ from: '/app/messages/$conversationId' });
@@ -27,6 +27,17 @@ export function MessagesConversationPage() {
           target={{ userId: otherUser.userId, name: otherUser.name, conversationId }}
           // The conversation ended for both: the server's conversationUpdated takes it out of the list.
           onBlocked={() => void navigate({ to: '/messages', replace: true })}
+        />
+      )}
+      renderGroupActions={({ conversationId: groupId, ownerId, others, messages }) => (
+        <GroupSafetyMenu
+          groupId={groupId}
+          people={others}
+          lines={messages}
+          // Blocking the host of the group's session takes the person out of it: back to the list.
+          onBlocked={(person) => {
+            if (person.userId === ownerId) void navigate({ to: '/messages', replace: true });
+          }}
         />
       )}
       extensions={{

@@ -51,7 +51,8 @@ export type OutboxKind =
   | 'quedada'
   | 'quedadaShare'
   | 'openSession'
-  | 'group';
+  | 'group'
+  | 'report';
 
 /**
  * A link to one of the user's quedadas for someone they trust (issue #35, docs/decisions/0054):

@@ -75,6 +75,17 @@ export type RenderChatHeaderActions = (conversation: {
 }) => ReactNode;
 
 /**
+ * The header's slot in a group's chat (the safety feature's report and block menu): the group, its
+ * other members and the messages loaded, for a report to name one.
+ */
+export type RenderGroupActions = (group: {
+  conversationId: string;
+  ownerId: string | null;
+  others: readonly { userId: string; name: string }[];
+  messages: readonly { id: string; senderId: string; text: string }[];
+}) => ReactNode;
+
+/**
  * Something another feature places in the thread at its moment, among the messages (a quedada's
  * card): `at` orders it, `signature` changes when it does, so it scrolls into view like a message.
  */
@@ -96,10 +107,12 @@ export type ChatExtensions = {
 export function ChatScreen({
   conversationId,
   renderHeaderActions,
+  renderGroupActions,
   extensions = {},
 }: {
   conversationId: string;
   renderHeaderActions?: RenderChatHeaderActions;
+  renderGroupActions?: RenderGroupActions;
   extensions?: ChatExtensions;
 }) {
   const snap = useSnapshot(chatState);
@@ -233,6 +246,14 @@ export function ChatScreen({
                   Salir
                 </button>
               )}
+              {renderGroupActions?.({
+                conversationId: group.conversationId,
+                ownerId: group.ownerId,
+                others: others.map((member) => ({ userId: member.userId, name: member.name })),
+                messages: snap.messages.flatMap((message) =>
+                  message._id ? [{ id: message._id, senderId: message.senderId, text: message.text }] : [],
+                ),
+              })}
             </div>
           )}
           {conversation &&

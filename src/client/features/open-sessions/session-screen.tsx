@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { Attendance } from '#shared/open-sessions/open-session-after';
 import type { OpenSession, OpenSessionMember } from '#shared/open-sessions/open-session-schemas';
 import { endOf } from '#shared/quedadas/quedada-state';
@@ -177,7 +177,14 @@ function Actions({ session }: { session: OpenSession }) {
 }
 
 /** One open session: its facts, the viewer's action, and for its host the requests. */
-export function SessionScreen({ sessionId }: { sessionId: string }) {
+/** One open session; `renderReport` is the route's report entry (safety), shown to anyone but the host. */
+export function SessionScreen({
+  sessionId,
+  renderReport,
+}: {
+  sessionId: string;
+  renderReport?: (session: OpenSession) => ReactNode;
+}) {
   usePageTitle('Entreno abierto');
   const [isMissing, setIsMissing] = useState(false);
   useEffect(() => {
@@ -293,6 +300,7 @@ export function SessionScreen({ sessionId }: { sessionId: string }) {
               )}
             </section>
           )}
+          {session.myState !== 'host' && renderReport?.(session)}
         </>
       )}
     </div>

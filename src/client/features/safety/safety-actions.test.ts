@@ -22,6 +22,8 @@ function setup(api: Partial<SafetyDependencies['api']> = {}) {
       }),
       ...api,
     },
+    queueReport: vi.fn(async () => true),
+    isOnline: vi.fn(() => true),
     notify: { success: vi.fn((message: string) => order.push(`success:${message}`)), error: vi.fn() },
     announceMatchesChanged: vi.fn(),
     saveFile: vi.fn(),
@@ -92,6 +94,43 @@ describe('safety actions', () => {
       message: SAFETY_MESSAGES.reportRateLimited,
     });
     expect(limited.deps.notify.success).not.toHaveBeenCalled();
+  });
+
+  it('a session or group report goes through the outbox with what it is about, and says so when offline', async () => {
+    const { actions, deps } = setup();
+    const session = { name: 'Ana', openSessionId: '0b5c8a1e-2f3d-4c5b-8a9e-1f2e3d4c5b6a' };
+    expect(await actions.report(session, { reason: 'spam', details: ' Vende ', alsoBlock: false })).toEqual({
+      status: 'done',
+    });
+    expect(deps.api.report).not.toHaveBeenCalled();
+    expect(deps.queueReport).toHaveBeenCalledWith({
+      reason: 'spam',
+      details: 'Vende',
+      openSessionId: session.openSessionId,
+    });
+    expect(deps.notify.success).toHaveBeenLastCalledWith(SAFETY_MESSAGES.reported);
+
+    const message = {
+      ...target,
+      groupId: '1c6d9b2f-3a4e-4d6c-9b0f-2a3b4c5d6e7f',
+      messageId: '2d7e0c3a-4b5f-4e7d-8c1a-3b4c5d6e7f80',
+    };
+    deps.isOnline.mockReturnValue(false);
+    await actions.report(message, { reason: 'harassment', details: '', alsoBlock: true });
+    expect(deps.queueReport).toHaveBeenLastCalledWith({
+      userId: target.userId,
+      reason: 'harassment',
+      conversationId: message.groupId,
+      messageId: message.messageId,
+      block: true,
+    });
+    expect(deps.notify.success).toHaveBeenLastCalledWith(SAFETY_TEXTS.reportQueued);
+
+    deps.queueReport.mockResolvedValueOnce(false);
+    expect(await actions.report(session, { reason: 'spam', details: '', alsoBlock: false })).toEqual({
+      status: 'failed',
+      message: SAFETY_TEXTS.reportFailed,
+    });
   });
 
   it('the download saves the export under entreno-mis-datos-<Madrid day>.json', async () => {

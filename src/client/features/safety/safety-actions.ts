@@ -13,8 +13,10 @@ import {
 } from '#shared/safety/safety-schemas';
 import { madridDayKey } from '#shared/time/madrid-calendar';
 import { ApiRequestError } from '../../services/http.ts';
+import { networkStatus } from '../../services/offline.ts';
 import { signOut } from '../../services/session.ts';
 import { dismissToast, toast, toastState } from '../../ui/toast-store.ts';
+import { queueReport } from './report-outbox.ts';
 import { type SafetyApi, safetyApi } from './safety-api.ts';
 
 /** The window event the matches list and the navigation count refresh on (same name in discovery). */
@@ -24,6 +26,7 @@ export const SAFETY_TEXTS = {
   blockFailed: 'No se pudo bloquear. Inténtalo de nuevo.',
   reportFailed: 'No se pudo enviar la denuncia. Inténtalo de nuevo.',
   reportSentAndBlocked: 'Denuncia enviada. No volveréis a veros en Entreno.',
+  reportQueued: 'Denuncia guardada: se enviará en cuanto vuelva la conexión.',
   exportFailed: 'No se pudieron descargar tus datos. Inténtalo de nuevo.',
   exportDone: 'Tus datos se han descargado',
   deleteFailed: 'No se pudo eliminar la cuenta. Inténtalo de nuevo.',
@@ -33,12 +36,29 @@ export const SAFETY_TEXTS = {
 /** Who a block or report is about; `conversationId` when it is made from a chat. */
 export type SafetyTarget = { userId: string; name: string; conversationId?: string };
 
+/**
+ * What a report is about: a person (a profile, a chat), an open session (`openSessionId`: its host,
+ * named `name`), or a group chat's member (`groupId` + `userId`) or message (+ `messageId`). The
+ * last two kinds go through the outbox (docs/decisions/0056, amendment of session 17).
+ */
+export type ReportTarget = {
+  name: string;
+  userId?: string;
+  conversationId?: string;
+  openSessionId?: string;
+  groupId?: string;
+  messageId?: string;
+};
+
 export type ReportInput = { reason: ReportReason; details: string; alsoBlock: boolean };
 
 export type Outcome = { status: 'done' } | { status: 'failed'; message: string };
 
 export type SafetyDependencies = {
   api: Pick<SafetyApi, 'block' | 'report' | 'exportData' | 'deleteAccount'>;
+  /** Puts a report of a session or a group in the outbox (false: nobody signed in). */
+  queueReport(body: ReturnType<typeof reportBody>): Promise<boolean>;
+  isOnline(): boolean;
   notify: { success(message: string): void; error(message: string): void };
   /** Tells the matches list and count that a match may be gone. */
   announceMatchesChanged(): void;
@@ -60,17 +80,23 @@ export function exportFileName(now: Date): string {
   return `entreno-mis-datos-${madridDayKey(now)}.json`;
 }
 
-/** The report body: details trimmed and left out when empty, the conversation when known. */
-export function reportBody(target: SafetyTarget, input: ReportInput) {
+/** The report body: details trimmed and left out when empty, the conversation, session or message when known. */
+export function reportBody(target: ReportTarget, input: ReportInput) {
   const details = input.details.trim().slice(0, REPORT_DETAILS_MAX);
+  const conversationId = target.groupId ?? target.conversationId;
   return {
-    userId: target.userId,
+    ...(target.userId ? { userId: target.userId } : {}),
     reason: input.reason,
     ...(details ? { details } : {}),
-    ...(target.conversationId ? { conversationId: target.conversationId } : {}),
+    ...(conversationId ? { conversationId } : {}),
+    ...(target.openSessionId ? { openSessionId: target.openSessionId } : {}),
+    ...(target.messageId ? { messageId: target.messageId } : {}),
     ...(input.alsoBlock ? { block: true } : {}),
   };
 }
+
+/** Whether a report goes through the outbox (a session's or a group's) rather than straight to the server. */
+export const isQueuedReport = (target: ReportTarget) => Boolean(target.openSessionId || target.groupId);
 
 export function createSafetyActions(deps: SafetyDependencies) {
   return {
@@ -88,12 +114,25 @@ export function createSafetyActions(deps: SafetyDependencies) {
       return { status: 'done' };
     },
 
-    /** Sends a report (and blocks too when asked). A failure is returned for the dialog to show. */
-    async report(target: SafetyTarget, input: ReportInput): Promise<Outcome> {
-      try {
-        await deps.api.report(reportBody(target, input));
-      } catch (error) {
-        return { status: 'failed', message: messageOf(error, SAFETY_TEXTS.reportFailed) };
+    /**
+     * Sends a report (and blocks too when asked). A failure is returned for the dialog to show. A
+     * session's or a group's report is queued instead: it is done once on the device, offline too.
+     */
+    async report(target: ReportTarget, input: ReportInput): Promise<Outcome> {
+      if (isQueuedReport(target)) {
+        if (!(await deps.queueReport(reportBody(target, input)))) {
+          return { status: 'failed', message: SAFETY_TEXTS.reportFailed };
+        }
+        if (!deps.isOnline()) {
+          deps.notify.success(SAFETY_TEXTS.reportQueued);
+          return { status: 'done' };
+        }
+      } else {
+        try {
+          await deps.api.report(reportBody(target, input));
+        } catch (error) {
+          return { status: 'failed', message: messageOf(error, SAFETY_TEXTS.reportFailed) };
+        }
       }
       if (input.alsoBlock) {
         deps.notify.success(SAFETY_TEXTS.reportSentAndBlocked);
@@ -156,6 +195,8 @@ function saveFileInBrowser(fileName: string, text: string): void {
 
 export const safetyActions: SafetyActions = createSafetyActions({
   api: safetyApi,
+  queueReport,
+  isOnline: networkStatus.getSnapshot,
   notify: { success: (message) => toast.success(message), error: (message) => toast.error(message) },
   announceMatchesChanged: () => window.dispatchEvent(new Event(MATCHES_CHANGED_EVENT)),
   saveFile: saveFileInBrowser,

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import {
   REPORT_DETAILS_MAX,
   REPORT_REASON_LABELS,
@@ -9,7 +9,7 @@ import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
 import { AlertCircleIcon } from '../../ui/icons.tsx';
-import { type SafetyTarget, safetyActions } from './safety-actions.ts';
+import { type ReportTarget, type SafetyTarget, safetyActions } from './safety-actions.ts';
 
 const REASON_HINTS: Record<ReportReason, string> = {
   fake_profile: 'Fotos o datos que no son suyos, o se hace pasar por otra persona.',
@@ -70,18 +70,31 @@ export function BlockDialog({
   );
 }
 
-/** "Denunciar a X": one of the six reasons, optional details, and "block too". */
+/**
+ * "Denunciar a X": one of the six reasons, optional details, and "block too". The same sheet
+ * reports an open session or someone in a group chat: the host hands in its title and what the
+ * report is about (`subjectFields`, above the reasons: a group's member and message).
+ */
 export function ReportDialog({
   target,
   open,
   onClose,
   onReported,
+  title = `Denunciar a ${target.name}`,
+  description = 'Tu denuncia es anónima: no le diremos quién la ha hecho. La revisaremos lo antes posible.',
+  subjectFields,
+  missingSubject,
 }: {
-  target: SafetyTarget;
+  target: ReportTarget;
   open: boolean;
   onClose: () => void;
-  /** After the report was stored; `isBlocked` when the person was blocked with it. */
+  /** After the report was stored (or queued); `isBlocked` when the person was blocked with it. */
   onReported: (isBlocked: boolean) => void;
+  title?: string;
+  description?: string;
+  subjectFields?: ReactNode;
+  /** Shown instead of sending while the target names nobody yet (a group's member not chosen). */
+  missingSubject?: string;
 }) {
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [details, setDetails] = useState('');
@@ -103,6 +116,10 @@ export function ReportDialog({
   };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (missingSubject && !target.userId && !target.openSessionId) {
+      setError(missingSubject);
+      return;
+    }
     if (!reason) {
       setError('Elige un motivo');
       return;
@@ -124,8 +141,8 @@ export function ReportDialog({
     <Dialog
       open={open}
       onClose={close}
-      title={`Denunciar a ${target.name}`}
-      description="Tu denuncia es anónima: no le diremos quién la ha hecho. La revisaremos lo antes posible."
+      title={title}
+      description={description}
       size="lg"
       actions={
         <>
@@ -145,6 +162,7 @@ export function ReportDialog({
         className="-mx-1 flex max-h-[calc(100dvh-17rem)] flex-col gap-4 overflow-y-auto overscroll-contain px-1 pb-1 sm:max-h-[calc(100dvh-15rem)]"
         noValidate
       >
+        {subjectFields}
         <fieldset className="grid gap-2 sm:grid-cols-2">
           <legend className="mb-2 text-sm font-semibold text-stone-900 dark:text-stone-100">Motivo</legend>
           {REPORT_REASONS.map((value) => (
@@ -198,18 +216,20 @@ export function ReportDialog({
             {`${details.length}/${REPORT_DETAILS_MAX}`}
           </p>
         </div>
-        <label htmlFor={ids.block} className="flex cursor-pointer items-start gap-3">
-          <input
-            id={ids.block}
-            type="checkbox"
-            checked={alsoBlock}
-            onChange={(event) => setAlsoBlock(event.target.checked)}
-            className="mt-0.5 size-4 shrink-0 accent-red-700 dark:accent-red-500"
-          />
-          <span className="text-[0.9375rem] text-stone-800 dark:text-stone-200">
-            {`Bloquear también a ${target.name}`}
-          </span>
-        </label>
+        {target.name && (
+          <label htmlFor={ids.block} className="flex cursor-pointer items-start gap-3">
+            <input
+              id={ids.block}
+              type="checkbox"
+              checked={alsoBlock}
+              onChange={(event) => setAlsoBlock(event.target.checked)}
+              className="mt-0.5 size-4 shrink-0 accent-red-700 dark:accent-red-500"
+            />
+            <span className="text-[0.9375rem] text-stone-800 dark:text-stone-200">
+              {`Bloquear también a ${target.name}`}
+            </span>
+          </label>
+        )}
         <ErrorLine message={error} />
       </form>
     </Dialog>

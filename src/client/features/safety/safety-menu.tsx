@@ -74,7 +74,7 @@ export function SafetyButtons({ target, onBlocked }: SafetyActionsProps) {
   );
 }
 
-const MENU_ITEM =
+export const MENU_ITEM =
   'flex w-full items-center gap-2.5 rounded-lg px-3 py-2 text-left text-sm font-medium text-stone-700 data-[focus]:bg-stone-100 dark:text-stone-200 dark:data-[focus]:bg-white/8';
 
 /** "Denunciar" and "Bloquear" behind a "more" button (the chat header). */
