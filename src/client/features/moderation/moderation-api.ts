@@ -32,6 +32,12 @@ export const moderationApi = {
   notice: () => requestJson<ModerationNotice>('appeals/notice'),
   noticeSeen: (restrictionId: string) =>
     requestJson<{ success: true }>('appeals/notice/seen', { method: 'post', json: { restrictionId } }),
+  /** A moderator's removal of an open session (docs/decisions/0055): idempotent by its clientId. */
+  removeOpenSession: (sessionId: string) =>
+    requestJson<{ success: true }>(`open-sessions/${encodeURIComponent(sessionId)}/moderation/remove`, {
+      method: 'post',
+      json: { clientId: crypto.randomUUID() },
+    }),
   audit: (before?: number) =>
     requestJson<AuditList>('moderation/audit', {
       searchParams: before === undefined ? {} : { before: String(before) },

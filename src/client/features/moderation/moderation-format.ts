@@ -11,3 +11,7 @@ const DATE_TIME = new Intl.DateTimeFormat('es-ES', {
 export function formatModerationDate(iso: string): string {
   return DATE_TIME.format(new Date(iso));
 }
+
+/** The console's card and its heading (the queue, a report's sections). */
+export const CONSOLE_CARD = 'rounded-2xl bg-white p-4 ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-white/10';
+export const CONSOLE_H2 = 'text-lg font-semibold text-stone-900 dark:text-stone-50';

@@ -4,6 +4,7 @@ import {
   type AppealQueueItem,
   type ModerationQueue as Queue,
   RESTRICTION_KIND_LABELS,
+  REPORT_SUBJECT_LABELS,
 } from '#shared/moderation/moderation-schemas';
 import { REPORT_REASON_LABELS } from '#shared/safety/safety-schemas';
 import { Button } from '../../ui/button.tsx';
@@ -11,12 +12,12 @@ import { textLinkClasses } from '../../ui/link-classes.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { moderationApi } from './moderation-api.ts';
-import { formatModerationDate } from './moderation-format.ts';
+import { CONSOLE_CARD, formatModerationDate } from './moderation-format.ts';
 import { ErrorText, failureMessage, NoteField } from './note-field.tsx';
 
 type State = { status: 'loading' } | { status: 'ready'; queue: Queue } | { status: 'error'; message: string };
 
-const CARD = 'rounded-2xl bg-white p-4 ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-white/10';
+const CARD = CONSOLE_CARD;
 
 /** One appeal with its decision: keep or lift the restriction, with the why for the audit log. */
 function AppealCard({ appeal, onDecided }: { appeal: AppealQueueItem; onDecided(): void }) {
@@ -104,7 +105,7 @@ export function ModerationQueue() {
                 </Link>
                 <p className="mt-1 text-sm text-stone-600 dark:text-stone-300">
                   {`${formatModerationDate(report.createdAt)} · ${report.openReportsAboutPerson === 1 ? '1 denuncia abierta' : `${report.openReportsAboutPerson} denuncias abiertas`}`}
-                  {report.conversationId && ' · desde un chat'}
+                  {report.subject !== 'person' && ` · ${REPORT_SUBJECT_LABELS[report.subject].toLowerCase()}`}
                 </p>
                 {report.isHeld && (
                   <p className="mt-1 text-sm font-medium text-amber-800 dark:text-amber-300">

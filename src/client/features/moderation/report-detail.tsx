@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   AUDIT_ACTION_LABELS,
   type ReportDetail as Detail,
+  REPORT_SUBJECT_LABELS,
   RESTRICTION_KIND_LABELS,
   type RestrictionSummary,
 } from '#shared/moderation/moderation-schemas';
@@ -13,12 +14,13 @@ import { photoSrc } from '../../ui/photo-url.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { moderationApi } from './moderation-api.ts';
-import { formatModerationDate } from './moderation-format.ts';
+import { CONSOLE_CARD, CONSOLE_H2, formatModerationDate } from './moderation-format.ts';
 import { ErrorText, failureMessage, NoteField } from './note-field.tsx';
 import { ReportActions } from './report-actions.tsx';
+import { ReportedSubject } from './reported-subject.tsx';
 
-const CARD = 'rounded-2xl bg-white p-4 ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-white/10';
-const H2 = 'text-lg font-semibold text-stone-900 dark:text-stone-50';
+const CARD = CONSOLE_CARD;
+const H2 = CONSOLE_H2;
 
 type State = { status: 'loading' } | { status: 'ready'; detail: Detail } | { status: 'error'; message: string };
 
@@ -131,6 +133,8 @@ export function ReportDetail({ reportId }: { reportId: string }) {
             La denuncia
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm text-stone-700 dark:text-stone-200">
+            <dt className="font-medium">Sobre</dt>
+            <dd>{REPORT_SUBJECT_LABELS[report.subject]}</dd>
             <dt className="font-medium">Motivo</dt>
             <dd>{REPORT_REASON_LABELS[report.reason]}</dd>
             <dt className="font-medium">Cuándo</dt>
@@ -142,6 +146,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
           </dl>
         </section>
       </div>
+      <ReportedSubject detail={state.detail} onChanged={load} />
       {report.conversationId && (
         <section aria-labelledby="mensajes" className={CARD}>
           <h2 id="mensajes" className={H2}>
