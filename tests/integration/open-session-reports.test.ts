@@ -1,6 +1,7 @@
 // @setup embedded
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
 import type { ChatMessage } from '#shared/chat/chat-schemas';
@@ -235,5 +236,44 @@ describe('reports and blocks in open sessions and their group chats', () => {
     expect(await stateOf(session._id, bea.userId)).toBe('approved');
     expect((await api.get(`/groups/${conversationId}`, bea.token)).status).toBe(404);
     expect((await api.get(`/groups/${conversationId}`, host.token)).status).toBe(200);
+  });
+
+  it('answers any report body about a session or a group with a Spanish 2xx/4xx, never a 5xx (QUALITY 12)', async () => {
+    const host = await api.userWithProfile({}, 'Rita');
+    // Four reporters in turn: each may report ten times an hour (a 429 is a 4xx too, but says less).
+    const reporters = await Promise.all(
+      ['Sara', 'Tere', 'Ursula', 'Vera'].map((name) => api.userWithProfile({}, name)),
+    );
+    const [member] = reporters as [TestUser];
+    const { session, conversationId } = await sessionWith(host, reporters);
+    let turn = 0;
+    const id = fc.oneof(
+      fc.constantFrom(session._id, conversationId, host.userId, member.userId, randomUUID()),
+      fc.string({ maxLength: 40 }),
+      fc.integer(),
+      fc.constant(null),
+    );
+    const body = fc.record(
+      {
+        userId: id,
+        openSessionId: id,
+        conversationId: id,
+        messageId: id,
+        clientId: id,
+        reason: fc.oneof(fc.constantFrom('spam', 'harassment'), fc.string({ maxLength: 12 })),
+        block: fc.oneof(fc.boolean(), fc.string({ maxLength: 4 })),
+        details: fc.string({ maxLength: 20 }),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (sent) => {
+        const reporter = reporters[turn++ % reporters.length] as TestUser;
+        const answer = await api.post('/safety/reports', { block: false, ...sent }, reporter.token);
+        expect(answer.status, JSON.stringify({ sent, body: answer.body })).toBeLessThan(500);
+        if (answer.status >= 400) expect(answer.body.message).toMatch(/[a-záéíóúñ]/i);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
