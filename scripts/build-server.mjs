@@ -1,5 +1,6 @@
-// Bundles the server's own code (node_modules stay external): main.js, and the operator's tools
-// that must run in a production image without tsx (move-to-shared.js, moderator.js). Into
+// Bundles the server's own code (node_modules stay external): main.js, the demo data's seeder that
+// main.js starts as a child on a first start (seed-demo.js), and the operator's tools that must run
+// in a production image without tsx (move-to-shared.js, moderator.js). Into
 // dist/server, or the directory given (`node scripts/build-server.mjs <dir>`, the test suite's
 // bundle: tests/helpers/server-bundle-setup.ts), with `<name>=<file>` entry points added.
 import { build } from 'esbuild';
@@ -11,6 +12,7 @@ await build({
     main: 'src/server/main.ts',
     'move-to-shared': 'src/server/tools/move-to-shared-cli.ts',
     moderator: 'src/server/tools/moderator-cli.ts',
+    'seed-demo': 'src/server/tools/seed-demo-cli.ts',
     ...Object.fromEntries(extras.map((extra) => extra.split('='))),
   },
   outdir,

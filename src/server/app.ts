@@ -49,7 +49,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { attachSocketBudgets } from './plugins/socket-budgets.ts';
 import { inlineStyleHashes, staticPwaPlugin } from './plugins/static-pwa.ts';
 import { deriveServerKeys } from './secrets.ts';
-import { seedDemoOnFirstStart } from './tools/demo-start.ts';
+import { type DemoSeeder, seedDemoOnFirstStart } from './tools/demo-start.ts';
 import { openFoundation } from './app-foundation.ts';
 
 export type App = {
@@ -88,7 +88,7 @@ export type App = {
   close(): Promise<void>;
 };
 
-/** What tests (and only tests) replace. */
+/** What tests replace, and how main.ts's built server seeds the demo data. */
 export type AppDependencies = {
   clock?: Clock;
   smsChannel?: SmsChannel;
@@ -99,6 +99,11 @@ export type AppDependencies = {
   logStream?: NodeJS.WritableStream;
   /** Tests only: a photo store that fails (a full disk). */
   photoStore?: PhotoStore;
+  /**
+   * How a first start seeds the demo data (config.demoData): main.ts's built server does it in a
+   * child process (`seedDemoInChildProcess`); in process otherwise (tests, an in-memory store).
+   */
+  seedDemo?: DemoSeeder;
 };
 
 /** Builds the whole server: database (migrated), HTTP routes, Socket.IO and the static PWA. */
@@ -284,7 +289,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     notifications: notifications.notifications,
   });
   // The demo data on a first embedded start (config.demoData), before the deck index loads.
-  if (config.demoData) await seedDemoOnFirstStart(db, photos.photoStore, logger);
+  if (config.demoData) await (dependencies.seedDemo ?? seedDemoOnFirstStart)(db, photos.photoStore, logger);
   await discovery.register(http);
   await profiles.register(http);
   await photos.register(http);

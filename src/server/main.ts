@@ -1,9 +1,23 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { ConfigError, configWarnings, loadConfig } from './config.ts';
+import { type Config, ConfigError, configWarnings, loadConfig } from './config.ts';
 import { EmbeddedDatabaseError } from './db/embedded-postgres.ts';
 import { GoogleConfigError } from './features/google/google-config.ts';
+import { type DemoSeeder, seedDemoInChildProcess } from './tools/demo-start.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The built server seeds a first start's demo data in a child (`seed-demo.js` beside this file):
+ * the memory the seeding leaves behind is not the server's for the rest of its life. Run from the
+ * sources, or with an in-memory photo store the child could not reach, it seeds in process.
+ */
+function demoSeeder(config: Config): DemoSeeder | undefined {
+  const script = fileURLToPath(new URL('./seed-demo.js', import.meta.url));
+  const isStoreShared = !config.isEphemeral || config.databaseUrl !== undefined;
+  return config.demoData && isStoreShared && existsSync(script) ? seedDemoInChildProcess(script) : undefined;
+}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -19,7 +33,7 @@ async function main() {
   }
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    app = await buildApp(config);
+    app = await buildApp(config, { seedDemo: demoSeeder(config) });
   } catch (error) {
     // The embedded database's problems (DATA_DIR held by another server, a cluster of another
     // version, a full disk) say what to do in one line; a stack trace adds nothing.

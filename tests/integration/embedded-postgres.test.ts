@@ -29,7 +29,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The server's bundle (`node dist/server/main.js`) on DATA_DIR, without DATABASE_URL or REDIS_URL. */
-async function spawnNode(dataDir: string): Promise<Node> {
+async function spawnNode(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Node> {
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...env } = process.env;
   const port = await freePort();
   const child = spawn(process.execPath, fromBundle('main'), {
@@ -41,6 +41,7 @@ async function spawnNode(dataDir: string): Promise<Node> {
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: String(port),
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -52,8 +53,8 @@ async function spawnNode(dataDir: string): Promise<Node> {
 }
 
 /** A node that answers /api/health. */
-async function startNode(dataDir: string): Promise<Node> {
-  const node = await spawnNode(dataDir);
+async function startNode(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Node> {
+  const node = await spawnNode(dataDir, extraEnv);
   let hasExited = false;
   void node.exited.then(() => {
     hasExited = true;
@@ -140,5 +141,47 @@ describe.runIf(isEmbedded)('the embedded PostgreSQL of npm start', { timeout: 60
     await third.exited;
     await eventually(() => !isAlive(thirdServer), 30_000);
     expect(serverPid(dataDir)).toBeUndefined();
+  });
+
+  it('seeds the demo data of a first start in a child process, and the demo account signs in', async () => {
+    const demoDir = mkdtempSync(path.join(tmpdir(), 'entreno-embedded-demo-'));
+    chmodSync(demoDir, 0o711);
+    try {
+      const node = await startNode(demoDir, { DEMO_DATA: '1', LOG_LEVEL: 'info' });
+      nodes.push(node);
+      const lines = node.output
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { pid: number; msg: string });
+      const seeded = lines.find((line) => line.msg.startsWith('Demo data: '));
+      // The seeding ran in a process of its own, which the app waited for before it listened.
+      expect(seeded?.pid).toBeGreaterThan(0);
+      expect(seeded?.pid).not.toBe(node.child.pid);
+      expect(
+        lines.some((line) => line.pid === node.child.pid && line.msg === 'demo data seeded in a child process'),
+      ).toBe(true);
+      const login = await fetch(`${node.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'demo@demo.entreno.app', password: 'Pesas&Batidos24' }),
+      });
+      expect(login.status).toBe(200);
+      const { token, user } = (await login.json()) as { token: string; user: { userId: string } };
+      // Its photos are in the app's own store: the deck's first card's photo is served.
+      const headers = { authorization: `Bearer ${token}` };
+      const deck = await fetch(`${node.url}/api/profiles/${user.userId}/recommended`, { headers });
+      expect(deck.status).toBe(200);
+      const { profiles } = (await deck.json()) as { profiles: { photos: string[] }[] };
+      const photo = profiles[0]?.photos[0] ?? '';
+      expect(photo).not.toBe('');
+      const served = await fetch(new URL(photo, node.url), { headers });
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/webp');
+      node.child.kill('SIGTERM');
+      expect(await node.exited).toBe(0);
+    } finally {
+      rmSync(demoDir, { recursive: true, force: true });
+    }
   });
 });
