@@ -25,7 +25,7 @@ import type { PhotoStore } from './features/photos/photo-store.ts';
 import { createProfileModule } from './features/profiles/profile-module.ts';
 import { createPushModule } from './features/push/push-module.ts';
 import type { PushService } from './features/push/push-service.ts';
-import { registerOpenSessions } from './features/open-sessions/open-session-module.ts';
+import { type OpenSessionModule, registerOpenSessions } from './features/open-sessions/open-session-module.ts';
 import type { OpenSessionService } from './features/open-sessions/open-session-service.ts';
 import { type QuedadaModule, registerQuedadas } from './features/quedadas/quedada-module.ts';
 import { registerSafety } from './features/safety/safety-module.ts';
@@ -80,6 +80,8 @@ export type App = {
   /** Quedadas: the service (tests run its job runner by hand with their clock). */
   quedadas: QuedadaModule['quedadas'];
   openSessions: OpenSessionService;
+  /** Sharing open sessions (tests run its check-in pass by hand with their clock). */
+  openSessionShares: OpenSessionModule['shares'];
   /** The moderation console's service (tests run its sweep by hand with their clock). */
   moderation: ModerationModule['moderation'];
   /** This node's deck candidate index (docs/decisions/0022); undefined when DECK_INDEX=0. */
@@ -347,6 +349,8 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     // What the person's open sessions add to their reliability («¿Quién vino?», docs/decisions/0055);
     // called per request, once the open sessions below are registered.
     openSessionRecord: (userId) => openSessions.sessions.attendanceRecord(userId),
+    // The page of an open session's share (docs/decisions/0054, session 17), at the same address.
+    sessionSharePage: (tokenHash, now) => openSessions.shares.page(tokenHash, now),
   });
   // Open sessions («Entrenos abiertos», issue #35, docs/decisions/0055): the host's requesters
   // show their reliability only when they let their matches see it.
@@ -397,6 +401,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
     },
     quedadas: quedadas.quedadas,
     openSessions: openSessions.sessions,
+    openSessionShares: openSessions.shares,
     close() {
       closing ??= (async () => {
         // The graceful drain (docs/decisions/0024): readiness fails; no new connection is accepted

@@ -1,8 +1,13 @@
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { durationText, quedadaWhen } from '#shared/quedadas/quedada-time';
-import { SHARE_MESSAGES, type SharedSession, type SharedSessionResponse } from '#shared/quedadas/share-schemas';
-import { CalendarIcon, DumbbellIcon, MapPinIcon, ShieldCheckIcon } from '../ui/icons.tsx';
+import {
+  SHARE_MESSAGES,
+  type SharedPerson,
+  type SharedSession,
+  type SharedSessionResponse,
+} from '#shared/quedadas/share-schemas';
+import { CalendarIcon, DumbbellIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { usePageTitle } from '../ui/use-page-title.ts';
 
@@ -38,6 +43,56 @@ function CheckInLine({ shared }: { shared: SharedSession }) {
     <p data-testid="shared-check-in" className={`rounded-2xl p-4 text-sm font-semibold ring-1 ${tone}`}>
       {text}
     </p>
+  );
+}
+
+function VerifiedMark({ person }: { person: SharedPerson }) {
+  return person.isVerified ? (
+    <ShieldCheckIcon className="size-5 shrink-0 text-sky-600" label="Perfil verificado" />
+  ) : (
+    <span className="text-sm font-normal text-stone-600 dark:text-stone-300">(perfil sin verificar)</span>
+  );
+}
+
+/** An open session's people (docs/decisions/0054, session 17): who organises it, then who has a place. */
+function SessionPeople({ people }: { people: (SharedPerson & { isHost: boolean })[] }) {
+  if (people.length === 0) {
+    return (
+      <p className="text-lg font-bold text-stone-900 dark:text-white" data-testid="shared-people">
+        Entreno abierto: aún no se ha unido nadie más.
+      </p>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2">
+      <h2 className="text-lg font-bold text-stone-900 dark:text-white">Entreno abierto con</h2>
+      <ul className="flex flex-col gap-2" data-testid="shared-people" aria-label="Con quién entrena">
+        {people.map((person, index) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: the page has no ids by design; the order is the server's.
+            key={index}
+            className="flex items-center gap-3"
+          >
+            {person.photo ? (
+              <img src={person.photo} alt={`Foto de ${person.firstName}`} className="size-12 rounded-xl object-cover" />
+            ) : (
+              <span className="grid size-12 place-items-center rounded-xl bg-stone-100 dark:bg-white/8">
+                <UserIcon className="size-6 text-stone-500" />
+              </span>
+            )}
+            <p className="flex flex-wrap items-center gap-2 font-semibold text-stone-900 dark:text-white">
+              {person.firstName}
+              <VerifiedMark person={person} />
+              {person.isHost ? (
+                <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-bold text-brand-800 ring-1 ring-brand-200 dark:bg-brand-500/12 dark:text-brand-200 dark:ring-brand-500/25">
+                  Organiza
+                </span>
+              ) : null}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -97,26 +152,26 @@ export function SharedSessionPage() {
         </p>
       ) : null}
       <div className={`${CARD} flex flex-col gap-3`}>
-        <div className="flex items-center gap-3">
-          {shared.partner.photo ? (
-            <img
-              src={shared.partner.photo}
-              alt={`Foto de ${shared.partner.firstName}`}
-              className="size-16 rounded-2xl object-cover"
-            />
-          ) : null}
-          <p
-            className="flex items-center gap-2 text-lg font-bold text-stone-900 dark:text-white"
-            data-testid="shared-partner"
-          >
-            Con {shared.partner.firstName}
-            {shared.partner.isVerified ? (
-              <ShieldCheckIcon className="size-5 text-sky-600" label="Perfil verificado" />
-            ) : (
-              <span className="text-sm font-normal text-stone-600 dark:text-stone-300">(perfil sin verificar)</span>
-            )}
-          </p>
-        </div>
+        {shared.kind === 'quedada' ? (
+          <div className="flex items-center gap-3">
+            {shared.partner.photo ? (
+              <img
+                src={shared.partner.photo}
+                alt={`Foto de ${shared.partner.firstName}`}
+                className="size-16 rounded-2xl object-cover"
+              />
+            ) : null}
+            <p
+              className="flex items-center gap-2 text-lg font-bold text-stone-900 dark:text-white"
+              data-testid="shared-partner"
+            >
+              Con {shared.partner.firstName}
+              <VerifiedMark person={shared.partner} />
+            </p>
+          </div>
+        ) : (
+          <SessionPeople people={shared.people} />
+        )}
         <p className="flex items-center gap-1.5 text-sm text-stone-700 dark:text-stone-200">
           <DumbbellIcon className="size-4 shrink-0" />
           {shared.activity}

@@ -66,7 +66,9 @@ export type CheckIn = {
 /** A share as its owner sees it (never the token: only its hash is stored). */
 export type QuedadaShare = {
   _id: string;
-  quedadaId: string;
+  /** What is shared: a quedada, or an open session (exactly one of the two). */
+  quedadaId: string | null;
+  sessionId: string | null;
   expiresAt: string;
   revokedAt: string | null;
   checkIn: CheckIn | null;
@@ -75,10 +77,18 @@ export type QuedadaShare = {
 export type QuedadaShareResponse = { success: true; share: QuedadaShare };
 export type QuedadaShareListResponse = { success: true; shares: QuedadaShare[] };
 
-/** What the public page shows: who, where, when, and the check-in. Nothing else. */
-export type SharedSession = {
+/** Someone the page shows: first name, first photo, verified mark. */
+export type SharedPerson = { firstName: string; photo: string | null; isVerified: boolean };
+
+/**
+ * What the public page shows: who, where, when, and the check-in. Nothing else. A quedada shows
+ * the partner; an open session shows its host and approved members besides the sharer, host first.
+ */
+export type SharedSession = (
+  | { kind: 'quedada'; partner: SharedPerson }
+  | { kind: 'openSession'; people: (SharedPerson & { isHost: boolean })[] }
+) & {
   sharedBy: string;
-  partner: { firstName: string; photo: string | null; isVerified: boolean };
   gymName: string;
   gymAddress: string | null;
   startsAt: string;
@@ -100,4 +110,35 @@ export function checkInOf(
   if (!at) return null;
   const state = answer ? 'answered' : now.getTime() > Date.parse(at) + CHECK_IN_ANSWER_WINDOW_MS ? 'missed' : 'pending';
   return { at, answer, answeredAt, state };
+}
+
+/** What a stored share holds, whichever it shares (the servers' records of both kinds). */
+export type StoredShareRecord = {
+  id: string;
+  quedadaId: string | null;
+  sessionId: string | null;
+  expiresAt: Date;
+  checkInAt: Date | null;
+  checkInAnswer: CheckInAnswer | null;
+  answeredAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+};
+
+/** A share as its owner sees it at `now`. */
+export function shareViewOf(record: StoredShareRecord, now: Date): QuedadaShare {
+  return {
+    _id: record.id,
+    quedadaId: record.quedadaId,
+    sessionId: record.sessionId,
+    expiresAt: record.expiresAt.toISOString(),
+    revokedAt: record.revokedAt?.toISOString() ?? null,
+    checkIn: checkInOf(
+      record.checkInAt?.toISOString() ?? null,
+      record.checkInAnswer,
+      record.answeredAt?.toISOString() ?? null,
+      now,
+    ),
+    createdAt: record.createdAt.toISOString(),
+  };
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -13,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { conversations } from './discovery.ts';
+import { openSessions } from './open-sessions.ts';
 import { users } from './users.ts';
 import { cascadingRef } from './columns.ts';
 
@@ -104,14 +106,17 @@ export type QuedadaJobRow = typeof quedadaJobs.$inferSelect;
 
 /**
  * «Compartir con alguien de confianza» (issue #35, docs/decisions/0054): a read-only link to one
- * member's quedada. Only the SHA-256 of the token is stored; `client_id` makes the outbox's
- * replay answer the same row; the check-in's notification is a `quedada_jobs` row (kind `checkin`).
+ * member's quedada or open session (exactly one of `quedada_id`, `session_id`; migration 0024).
+ * Only the SHA-256 of the token is stored; `client_id` makes the outbox's replay answer the same
+ * row. A quedada's check-in is a `quedada_jobs` row (kind `checkin`); a session's is a job the
+ * share row carries (`check_in_claimed_until`, `check_in_claim_token`, `check_in_done_at`).
  */
 export const quedadaShares = pgTable(
   'quedada_shares',
   {
     id: uuid().primaryKey().defaultRandom(),
-    quedadaId: cascadingRef(() => quedadas.id),
+    quedadaId: uuid().references(() => quedadas.id, { onDelete: 'cascade' }),
+    sessionId: uuid().references(() => openSessions.id, { onDelete: 'cascade' }),
     userId: cascadingRef(() => users.id),
     tokenHash: text().notNull(),
     clientId: text().notNull(),
@@ -120,11 +125,19 @@ export const quedadaShares = pgTable(
     checkInAnswer: text(),
     answeredAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),
+    checkInClaimedUntil: timestamp({ withTimezone: true }),
+    checkInClaimToken: uuid(),
+    checkInDoneAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('quedada_shares_token_key').on(table.tokenHash),
     uniqueIndex('quedada_shares_client_key').on(table.userId, table.clientId),
     index('quedada_shares_quedada_idx').on(table.quedadaId, table.userId),
+    index('quedada_shares_session_idx').on(table.sessionId, table.userId).where(sql`${table.sessionId} is not null`),
+    index('quedada_shares_session_check_in_due_idx')
+      .on(table.checkInAt)
+      .where(sql`${table.sessionId} is not null and ${table.checkInAt} is not null and ${table.checkInDoneAt} is null`),
+    check('quedada_shares_one_target', sql`num_nonnulls(${table.quedadaId}, ${table.sessionId}) = 1`),
   ],
 );

@@ -9,6 +9,9 @@ import type { PrivacyReader } from '../profiles/profile-model.ts';
 import { createProfileRepository } from '../profiles/profile-repository.ts';
 import { createOpenSessionRepository } from './open-session-repository.ts';
 import { devOpenSessionRoutes, openSessionRoutes } from './open-session-routes.ts';
+import { createOpenSessionShareRepository } from './open-session-share-repository.ts';
+import { openSessionShareRoutes } from './open-session-share-routes.ts';
+import { createOpenSessionShareService, type OpenSessionShareService } from './open-session-share-service.ts';
 import {
   createOpenSessionService,
   type OpenSessionNotifier,
@@ -21,6 +24,8 @@ export const OPEN_SESSION_JOB_INTERVAL_MS = 15_000;
 
 export type OpenSessionModule = {
   sessions: OpenSessionService;
+  /** Sharing a session with someone you trust; its page is served by the quedadas' `/api/shared/{token}`. */
+  shares: OpenSessionShareService;
   /** Starts the reminder runner's interval (before the start, and «¿Quién vino?» after the end). */
   start(): void;
   /** Stops it and waits for a pass under way. */
@@ -78,16 +83,26 @@ export async function registerOpenSessions(
   });
   // «Salir» in a session's chat leaves the session (docs/decisions/0056).
   deps.groupChat?.onLeave?.((userId, conversationId, clientId) => sessions.leaveChat(userId, conversationId, clientId));
+  const shares = createOpenSessionShareService({
+    shares: createOpenSessionShareRepository(deps.db),
+    visible: sessions.visible,
+    notifier: deps.notifier,
+    limiter: deps.limiter,
+    clock: deps.clock,
+    logger: http.log,
+  });
   await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions, publicOrigin: deps.publicOrigin });
+  await http.register(openSessionShareRoutes, { prefix: '/api/open-sessions', shares });
   if (deps.hasDevRoutes) await http.register(devOpenSessionRoutes, { prefix: '/api/dev', sessions });
-  // The reminder before the start, then «¿Quién vino?» after the end: one runner, one pass each.
+  // The reminder before the start, «¿Quién vino?» after the end, the shares' «¿Todo bien?»: one runner.
   const runner = periodicPass(
     async () => {
       await sessions.runDueReminders();
       await sessions.runDueAttendanceReminders();
+      await shares.runDueCheckIns();
     },
     OPEN_SESSION_JOB_INTERVAL_MS,
     (error) => http.log.error({ err: error }, 'open sessions: reminder runner failed'),
   );
-  return { sessions, start: runner.start, close: runner.close };
+  return { sessions, shares, start: runner.start, close: runner.close };
 }

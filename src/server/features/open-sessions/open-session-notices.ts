@@ -28,7 +28,8 @@ export type OpenSessionNotifier = {
       referenceType: 'openSession';
       collapseKey: string;
       url: string;
-      setting: 'trainingRequests' | 'trainingReminders';
+      /** null: always sent (a check-in the person asked for, docs/decisions/0054). */
+      setting: 'trainingRequests' | 'trainingReminders' | null;
     },
   ): Promise<unknown>;
 };

@@ -198,6 +198,9 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
   });
 
   return {
+    /** The session as the user may see it (404 otherwise), with their member state: for sharing it. */
+    visible,
+
     /** Publishes at the host's cell; the same clientId again answers the first session (200). */
     async publish(caller: Caller, body: unknown): Promise<{ session: OpenSession; isNew: boolean }> {
       const input = parseInput(PublishOpenSessionRequestSchema, body);

@@ -17,7 +17,7 @@ import {
 } from './quedada-service.ts';
 import { createShareRepository } from './share-repository.ts';
 import { sharedPageRoutes, shareRoutes } from './share-routes.ts';
-import { createShareService } from './share-service.ts';
+import { createShareService, type ShareServiceDeps } from './share-service.ts';
 import { createSuggestionRepository } from './suggestion-repository.ts';
 
 /** How often each node looks for due reminders (the claim in the database keeps nodes apart). */
@@ -48,6 +48,8 @@ export async function registerQuedadas(
     /** `pair-ended` (unmatch, block, deletion) cancels the pair's quedada at once (docs/decisions/0029). */
     bus?: Pick<InvalidationBus, 'subscribe'>;
     openSessionRecord?: QuedadaServiceDeps['openSessionRecord'];
+    /** `/api/shared/{token}` of an open session's share (docs/decisions/0054, session 17). */
+    sessionSharePage?: ShareServiceDeps['sessionPage'];
   },
 ): Promise<QuedadaModule> {
   const logger = http.log;
@@ -69,6 +71,7 @@ export async function registerQuedadas(
     shares: createShareRepository(deps.db),
     quedadas: quedadaRepository,
     notifier: deps.notifier,
+    sessionPage: deps.sessionSharePage,
     limiter: deps.limiter,
     clock: deps.clock,
     logger,

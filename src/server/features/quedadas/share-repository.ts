@@ -1,22 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { CheckInAnswer } from '#shared/quedadas/share-schemas';
+import type { CheckInAnswer, StoredShareRecord } from '#shared/quedadas/share-schemas';
 import type { Database } from '../../db/client.ts';
 
-/** A share row with its quedada's status (the owner's and the page's views are built from it). */
-export type ShareRecord = {
-  id: string;
-  quedadaId: string;
-  userId: string;
-  expiresAt: Date;
-  checkInAt: Date | null;
-  checkInAnswer: CheckInAnswer | null;
-  answeredAt: Date | null;
-  revokedAt: Date | null;
-  createdAt: Date;
-};
+/** A share row (a quedada's or an open session's, migration 0024) with its owner. */
+export type ShareRecord = StoredShareRecord & { userId: string };
 
 /** What the public page reads: the share, its quedada and the partner (the other member). */
 export type SharedRecord = ShareRecord & {
+  quedadaId: string;
   sharedBy: string;
   partnerName: string;
   partnerPhoto: string | null;
@@ -29,9 +20,11 @@ export type SharedRecord = ShareRecord & {
   status: string;
 };
 
-type Row = {
+/** A `quedada_shares` row as node-postgres answers it. */
+export type ShareRow = {
   id: string;
-  quedada_id: string;
+  quedada_id: string | null;
+  session_id?: string | null;
   user_id: string;
   expires_at: Date | string;
   check_in_at: Date | string | null;
@@ -44,10 +37,12 @@ type Row = {
 const date = (value: Date | string) => new Date(value);
 const maybeDate = (value: Date | string | null) => (value === null ? null : new Date(value));
 
-function toShare(row: Row): ShareRecord {
+/** A row as a record (both kinds). */
+export function toShareRecord(row: ShareRow): ShareRecord {
   return {
     id: row.id,
     quedadaId: row.quedada_id,
+    sessionId: row.session_id ?? null,
     userId: row.user_id,
     expiresAt: date(row.expires_at),
     checkInAt: maybeDate(row.check_in_at),
@@ -87,8 +82,8 @@ export type ShareRepository = ReturnType<typeof createShareRepository>;
 
 export function createShareRepository(db: Database) {
   const one = async (query: SQL): Promise<ShareRecord | undefined> => {
-    const [row] = rowsOf<Row>(await db.execute(query));
-    return row ? toShare(row) : undefined;
+    const [row] = rowsOf<ShareRow>(await db.execute(query));
+    return row ? toShareRecord(row) : undefined;
   };
 
   return {
@@ -99,7 +94,7 @@ export function createShareRepository(db: Database) {
      */
     async create(input: CreateShareInput): Promise<CreateShareOutcome> {
       const { userId, now } = input;
-      const [row] = rowsOf<Row & { partner_id: string }>(
+      const [row] = rowsOf<ShareRow & { partner_id: string }>(
         await db.execute(sql`
           with inserted as (
             insert into quedada_shares (quedada_id, user_id, token_hash, client_id, expires_at, check_in_at, created_at)
@@ -122,7 +117,7 @@ export function createShareRepository(db: Database) {
           select i.*, case when q.user_a = i.user_id then q.user_b else q.user_a end as partner_id
           from inserted i join quedadas q on q.id = i.quedada_id`),
       );
-      if (row) return { kind: 'created', share: toShare(row), partnerId: row.partner_id };
+      if (row) return { kind: 'created', share: toShareRecord(row), partnerId: row.partner_id };
       const repeated = await this.findByClientId(userId, input.clientId);
       if (repeated?.quedadaId === input.quedadaId) return { kind: 'repeat', share: repeated };
       return { kind: 'refused' };
@@ -132,17 +127,17 @@ export function createShareRepository(db: Database) {
       return one(sql`select * from quedada_shares where user_id = ${userId}::uuid and client_id = ${clientId}::text`);
     },
 
-    /** A share of its owner only (anyone else's reads as missing). */
+    /** A share of its owner only (anyone else's reads as missing), a quedada's or an open session's. */
     findOwned(userId: string, shareId: string): Promise<ShareRecord | undefined> {
       return one(sql`select * from quedada_shares where id = ${shareId}::uuid and user_id = ${userId}::uuid`);
     },
 
     /** The owner's shares of a quedada, newest first. */
     async listOwned(userId: string, quedadaId: string): Promise<ShareRecord[]> {
-      return rowsOf<Row>(
+      return rowsOf<ShareRow>(
         await db.execute(sql`select * from quedada_shares where quedada_id = ${quedadaId}::uuid
           and user_id = ${userId}::uuid order by created_at desc limit 20`),
-      ).map(toShare);
+      ).map(toShareRecord);
     },
 
     /** Revokes at once; revoking again keeps the first time (a replay changes nothing). */
@@ -162,7 +157,7 @@ export function createShareRepository(db: Database) {
     /** The public page's data for a live link (not revoked, not expired), or undefined. */
     async findShared(tokenHash: string, now: Date): Promise<SharedRecord | undefined> {
       const [row] = rowsOf<
-        Row & {
+        ShareRow & {
           shared_by: string | null;
           partner_name: string | null;
           partner_photo: string | null;
@@ -187,9 +182,10 @@ export function createShareRepository(db: Database) {
           left join profiles pp on pp.user_id = pu.id
           where s.token_hash = ${tokenHash}::text and s.revoked_at is null and s.expires_at > ${now}::timestamptz`),
       );
-      if (!row) return undefined;
+      if (!row?.quedada_id) return undefined;
       return {
-        ...toShare(row),
+        ...toShareRecord(row),
+        quedadaId: row.quedada_id,
         sharedBy: row.shared_by ?? '',
         partnerName: row.partner_name ?? '',
         partnerPhoto: row.partner_photo,

@@ -11,6 +11,7 @@ import {
   SHARE_MESSAGES,
   SHARE_TOKEN_PATTERN,
   type SharedSession,
+  shareViewOf,
 } from '#shared/quedadas/share-schemas';
 import type { Clock } from '../../infra/clock.ts';
 import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../errors.ts';
@@ -28,21 +29,36 @@ const PAGE_RULE: RateLimitRule = { name: 'quedada-share-page', limit: 60, window
 /** Only the hash reaches the database: a leaked table opens no page. */
 export const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** The check-in's time: none, or from now (a minute of grace for clocks) until the page expires. */
+export function checkInTime(checkInAt: string | null, now: Date, endMs: number): Date | null {
+  if (checkInAt === null) return null;
+  const at = new Date(checkInAt);
+  if (at.getTime() < now.getTime() - 60_000 || at.getTime() > endMs + SHARE_GRACE_MS) {
+    throw badRequest(SHARE_MESSAGES.checkInAt, 'VALIDATION');
+  }
+  return at;
+}
+
 export type ShareService = ReturnType<typeof createShareService>;
+
+export type ShareServiceDeps = {
+  shares: ShareRepository;
+  quedadas: Pick<QuedadaRepository, 'findById'>;
+  notifier?: QuedadaNotifier;
+  /** The page of an open session's share (docs/decisions/0054, session 17), by the token's hash. */
+  sessionPage?: (tokenHash: string, now: Date) => Promise<SharedSession | undefined>;
+  limiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+};
 
 /**
  * «Compartir con alguien de confianza» (issue #35, docs/decisions/0054): only a member of an
  * accepted quedada that has not ended creates a link, and only its owner lists, revokes or answers
- * its check-in (anyone else gets 404). The public page reads a live link by its token's hash.
+ * its check-in (anyone else gets 404) — revoke and answer serve an open session's shares too. The
+ * public page reads a live link by its token's hash, a quedada's here or a session's through `sessionPage`.
  */
-export function createShareService(deps: {
-  shares: ShareRepository;
-  quedadas: Pick<QuedadaRepository, 'findById'>;
-  notifier?: QuedadaNotifier;
-  limiter: RateLimiter;
-  clock: Clock;
-  logger: Logger;
-}) {
+export function createShareService(deps: ShareServiceDeps) {
   const { shares, clock } = deps;
 
   const limit = async (rule: RateLimitRule, key: string) => {
@@ -50,19 +66,7 @@ export function createShareService(deps: {
     if (state.isLimited) throw tooManyRequests(SHARE_MESSAGES.rateLimited, state.retryAfterMs / 1000, 'RATE_LIMIT');
   };
 
-  const toShare = (record: ShareRecord): QuedadaShare => ({
-    _id: record.id,
-    quedadaId: record.quedadaId,
-    expiresAt: record.expiresAt.toISOString(),
-    revokedAt: record.revokedAt?.toISOString() ?? null,
-    checkIn: checkInOf(
-      record.checkInAt?.toISOString() ?? null,
-      record.checkInAnswer,
-      record.answeredAt?.toISOString() ?? null,
-      clock.now(),
-    ),
-    createdAt: record.createdAt.toISOString(),
-  });
+  const toShare = (record: ShareRecord): QuedadaShare => shareViewOf(record, clock.now());
 
   const owned = async (userId: string, shareId: string): Promise<ShareRecord> => {
     const found = isQuedadaId(shareId) ? await shares.findOwned(userId, shareId.toLowerCase()) : undefined;
@@ -84,10 +88,7 @@ export function createShareService(deps: {
       const end = Date.parse(quedada.startsAt) + quedada.durationMin * 60_000;
       if (quedada.status !== 'accepted' || end <= now.getTime())
         throw conflict(SHARE_MESSAGES.notShareable, 'QUEDADA_STATE');
-      const checkInAt = input.checkInAt === null ? null : new Date(input.checkInAt);
-      if (checkInAt && (checkInAt.getTime() < now.getTime() - 60_000 || checkInAt.getTime() > end + SHARE_GRACE_MS)) {
-        throw badRequest(SHARE_MESSAGES.checkInAt, 'VALIDATION');
-      }
+      const checkInAt = checkInTime(input.checkInAt, now, end);
       await limit(WRITE_RULE, caller.userId);
       const outcome = await shares.create({
         ...caller,
@@ -127,7 +128,7 @@ export function createShareService(deps: {
       return (await shares.listOwned(userId, quedada._id)).map(toShare);
     },
 
-    /** Revokes at once; a replay answers the revoked share. */
+    /** Revokes at once, a quedada's share or an open session's; a replay answers the revoked share. */
     async revoke(caller: Caller, shareId: string, body: unknown): Promise<QuedadaShare> {
       parseInput(RevokeShareRequestSchema, body);
       const share = await owned(caller.userId, shareId);
@@ -136,7 +137,7 @@ export function createShareService(deps: {
       return toShare(revoked);
     },
 
-    /** «¿Todo bien?»: the first answer counts; the same answer again (a replay) answers 200. */
+    /** «¿Todo bien?» of either kind: the first answer counts; the same answer again (a replay) answers 200. */
     async answer(caller: Caller, shareId: string, body: unknown): Promise<QuedadaShare> {
       const input = parseInput(CheckInAnswerRequestSchema, body);
       const share = await owned(caller.userId, shareId);
@@ -155,9 +156,15 @@ export function createShareService(deps: {
       await limit(PAGE_RULE, ip);
       if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound(SHARE_MESSAGES.publicNotFound);
       const now = clock.now();
-      const found = await shares.findShared(hashShareToken(token), now);
-      if (!found) throw notFound(SHARE_MESSAGES.publicNotFound);
+      const tokenHash = hashShareToken(token);
+      const found = await shares.findShared(tokenHash, now);
+      if (!found) {
+        const session = await deps.sessionPage?.(tokenHash, now);
+        if (!session) throw notFound(SHARE_MESSAGES.publicNotFound);
+        return session;
+      }
       return {
+        kind: 'quedada',
         sharedBy: found.sharedBy.split(/\s+/)[0] ?? '',
         partner: {
           firstName: found.partnerName.split(/\s+/)[0] ?? '',
