@@ -29,6 +29,7 @@ const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 5000);
 const RATE = Number(process.env.BENCH_MESSAGE_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LOAD = process.env.BENCH_MEMORY_LOAD !== '0';
+const AFTER_SECONDS = Number(process.env.BENCH_MEMORY_AFTER_SECONDS ?? 20);
 
 const load = () =>
   os
@@ -57,6 +58,8 @@ async function startServer(dataDir: string, tokenSecret: string) {
       LOG_LEVEL: 'warn',
       TOKEN_SECRET: tokenSecret,
       RATE_LIMIT_IP_FACTOR: '1000',
+      // BENCH_SERVER_NODE_OPTIONS: flags for the measured server only (e.g. a heap limit to try).
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -177,6 +180,9 @@ export async function benchMemory(): Promise<BenchResult> {
       lines.push(
         `under load (${SOCKETS} sockets, ${RATE} msg/s offered for ${SECONDS} s: ${measured.sent - measured.errors} delivered, p99 ${latency.p99.toFixed(1)} ms${measured.overloaded ? ', OVERLOADED' : ''}), peak: ${describeMemory(peak)} — target ≤ 400 MB: ${peak.pssMb <= 400 ? 'MET' : 'NOT MET'} (load ${load()})`,
       );
+      // What stays once the load is over: garbage a later collection frees, or memory held.
+      await new Promise((resolve) => setTimeout(resolve, AFTER_SECONDS * 1000));
+      lines.push(`${AFTER_SECONDS} s after the load: ${describeMemory(treeMemory(pid))} (load ${load()})`);
       const byName = new Map<string, number>();
       for (const item of peak.processes) byName.set(item.name, (byName.get(item.name) ?? 0) + item.pssKb / 1024);
       lines.push(`peak PSS by process: ${[...byName].map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
