@@ -1,6 +1,7 @@
 // @setup scaled — a block between an open session's host and member, across two nodes
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '#shared/chat/chat-schemas';
 import type { GroupUpdatedEvent } from '#shared/chat/socket-events';
 import type { OpenSession } from '#shared/open-sessions/open-session-schemas';
 import { emitWithAck, nextEventMatching } from '../helpers/chat-api.ts';
@@ -73,4 +74,31 @@ describe.runIf(isScaled)('blocks in an open session across two nodes', () => {
       }
     });
   }
+
+  it("two members: a message sent on node A reaches the blocker's socket on node B without its text", async () => {
+    const host = await apiA.userWithProfile({}, 'Tina');
+    const bea = await apiA.userWithProfile({}, 'Úrsula');
+    const carlos = await apiA.userWithProfile({}, 'Víctor');
+    const conversationId = await inGroup(host, bea);
+    const sessions = createOpenSessionApi(apiA, () => clock.now());
+    const seen = (await apiA.get('/open-sessions/mine', host.token)).body.sessions as OpenSession[];
+    const session = seen.find((candidate) => candidate.conversationId === conversationId) as OpenSession;
+    expect((await sessions.write(carlos, `${session._id}/join`)).status).toBe(200);
+    expect((await createDiscoveryApi(nodeB).post('/safety/blocks', { userId: carlos.userId }, bea.token)).status).toBe(
+      201,
+    );
+    const socket = await connectSocket(nodeB, { token: bea.token });
+    try {
+      const heard = nextEventMatching<ChatMessage>(socket, 'newMessage', (m) => m.conversationId === conversationId);
+      const sent = await apiA.post(
+        '/messages/messages',
+        { conversationId, text: 'Contesta', clientId: randomUUID() },
+        carlos.token,
+      );
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      expect(await heard).toMatchObject({ _id: (sent.body.data as ChatMessage)._id, text: '', isHidden: true });
+    } finally {
+      socket.close();
+    }
+  });
 });

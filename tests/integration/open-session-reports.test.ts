@@ -4,14 +4,16 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES } from '#shared/chat/chat-messages';
-import type { ChatMessage } from '#shared/chat/chat-schemas';
+import type { ChatMessage, GroupSummary } from '#shared/chat/chat-schemas';
 import type { ReportDetail, ReportQueueItem } from '#shared/moderation/moderation-schemas';
 import { OPEN_SESSION_MESSAGES as M, type OpenSession } from '#shared/open-sessions/open-session-schemas';
 import { SAFETY_MESSAGES as S } from '#shared/safety/safety-schemas';
 import { rowsOf } from '../../src/server/db/rows.ts';
+import { eventually, nextEventMatching } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { createModerationClient, createModerator } from '../helpers/moderation-api.ts';
 import { createOpenSessionApi, type OpenSessionApi } from '../helpers/open-session-api.ts';
+import { connectSocket } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createTestClock, DAY, MINUTE } from '../helpers/test-clock.ts';
 
@@ -223,6 +225,60 @@ describe('reports and blocks in open sessions and their group chats', () => {
     expect((await api.post('/safety/blocks', { userId: eva.userId }, dora.token)).status).toBe(201);
     expect(await stateOf(session._id, dora.userId)).toBe('approved');
     expect(await stateOf(session._id, eva.userId)).toBe('approved');
+  });
+
+  it("two members: both stay, and the blocker gets the other one's messages without their text", async () => {
+    const host = await api.userWithProfile({}, 'Alba');
+    const bea = await api.userWithProfile({}, 'Berta');
+    const carlos = await api.userWithProfile({}, 'Cosme');
+    const { conversationId } = await sessionWith(host, [bea, carlos]);
+    expect((await api.post('/safety/blocks', { userId: carlos.userId }, bea.token)).status).toBe(201);
+    const [beaSocket, hostSocket] = await Promise.all([
+      connectSocket(app, { token: bea.token }),
+      connectSocket(app, { token: host.token }),
+    ]);
+    try {
+      const atBea = nextEventMatching<ChatMessage>(beaSocket, 'newMessage', (m) => m.conversationId === conversationId);
+      const atHost = nextEventMatching<ChatMessage>(
+        hostSocket,
+        'newMessage',
+        (m) => m.conversationId === conversationId,
+      );
+      const sent = await say(carlos, conversationId, 'Bea, contesta ya');
+      expect(await atBea).toMatchObject({ _id: sent._id, text: '', isHidden: true });
+      expect(await atHost).toMatchObject({ _id: sent._id, text: 'Bea, contesta ya' });
+      expect((await atHost).isHidden).toBeUndefined();
+    } finally {
+      beaSocket.close();
+      hostSocket.close();
+    }
+    const page = async (user: TestUser) =>
+      (await api.get(`/messages/conversations/${conversationId}/messages`, user.token)).body.messages as ChatMessage[];
+    expect((await page(bea)).at(-1)).toMatchObject({ text: '', isHidden: true });
+    expect((await page(host)).at(-1)).toMatchObject({ text: 'Bea, contesta ya' });
+    const group = async (user: TestUser) =>
+      (await api.get(`/groups/${conversationId}`, user.token)).body.group as GroupSummary;
+    expect((await group(bea)).lastMessage?.text).toBe('');
+    expect((await group(host)).lastMessage?.text).toBe('Bea, contesta ya');
+    // Bea is owed no notification of it (the host, away, is); both stay in the session and the group.
+    await app.chat.whenDelivered();
+    await eventually(async () => {
+      const owed = rowsOf<{ n: number }>(
+        await app.database.db.execute(sql`select count(*)::int as n from conversation_participants p
+          join conversations c on c.id = p.conversation_id
+          where c.id = ${conversationId}::uuid and p.left_at is null and p.notified_seq < c.last_seq`),
+      );
+      return owed[0]?.n === 0;
+    });
+    await app.chat.whenDelivered();
+    const notified = rowsOf<{ user_id: string }>(
+      await app.database.db.execute(
+        sql`select user_id from notifications where collapse_key = ${`conversation:${conversationId}`}`,
+      ),
+    ).map((row) => row.user_id);
+    expect(notified).toContain(host.userId);
+    expect(notified).not.toContain(bea.userId);
+    expect((await group(bea)).members).toHaveLength(3);
   });
 
   it('after the end the record stays and only the group chat follows the block', async () => {

@@ -29,14 +29,16 @@ export function MessagesConversationPage() {
           onBlocked={() => void navigate({ to: '/messages', replace: true })}
         />
       )}
-      renderGroupActions={({ conversationId: groupId, ownerId, others, messages }) => (
+      renderGroupActions={({ conversationId: groupId, ownerId, others, messages, reload }) => (
         <GroupSafetyMenu
           groupId={groupId}
           people={others}
           lines={messages}
           // Blocking the host of the group's session takes the person out of it: back to the list.
+          // Anyone else stays; their messages come back hidden for the blocker.
           onBlocked={(person) => {
             if (person.userId === ownerId) void navigate({ to: '/messages', replace: true });
+            else reload();
           }}
         />
       )}

@@ -215,6 +215,11 @@ export type ChatMessage = {
   senderPhoto: string | null;
   /** A group's message only: how many of the sender's fellow members read it («Leído por N»). */
   readBy?: number;
+  /**
+   * A group's message from someone the reader blocked: its text is left out (empty) and the
+   * thread shows that a message is hidden (docs/decisions/0056, amendment of session 17).
+   */
+  isHidden?: true;
 };
 
 export type ChatPagination = { page: number; limit: number; total: number; hasMore: boolean };

@@ -83,6 +83,8 @@ export type RenderGroupActions = (group: {
   ownerId: string | null;
   others: readonly { userId: string; name: string }[];
   messages: readonly { id: string; senderId: string; text: string }[];
+  /** Reads the thread again (after a block, the blocked person's messages come back hidden). */
+  reload: () => void;
 }) => ReactNode;
 
 /**
@@ -251,8 +253,11 @@ export function ChatScreen({
                 ownerId: group.ownerId,
                 others: others.map((member) => ({ userId: member.userId, name: member.name })),
                 messages: snap.messages.flatMap((message) =>
-                  message._id ? [{ id: message._id, senderId: message.senderId, text: message.text }] : [],
+                  message._id && !message.isHidden
+                    ? [{ id: message._id, senderId: message.senderId, text: message.text }]
+                    : [],
                 ),
+                reload: () => void reloadChat(),
               })}
             </div>
           )}

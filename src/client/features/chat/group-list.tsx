@@ -13,6 +13,8 @@ function previewOf(group: GroupSummary, ownUserId: string): string {
   const last = group.lastMessage;
   if (!last) return 'Aún no hay mensajes';
   if (last.senderId === ownUserId) return `Tú: ${last.text}`;
+  // No text: from someone the reader blocked (the server leaves it out).
+  if (!last.text) return 'Mensaje oculto';
   const sender = group.members.find((member) => member.userId === last.senderId)?.name;
   return sender ? `${sender}: ${last.text}` : last.text;
 }

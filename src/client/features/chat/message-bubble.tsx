@@ -12,6 +12,9 @@ export function readByCount(group: GroupSummary, message: ViewMessage, ownUserId
 }
 
 /** One message of the thread: its bubble and, under the last of a run, the time and (own) status. */
+/** A group's message from someone the reader blocked (docs/decisions/0056, amendment of session 17). */
+export const HIDDEN_MESSAGE = 'Mensaje oculto: has bloqueado a esta persona.';
+
 export function MessageBubble({
   message,
   isOwn,
@@ -50,9 +53,10 @@ export function MessageBubble({
             : 'bg-white text-stone-900 ring-1 ring-stone-200 dark:bg-stone-800 dark:text-stone-100 dark:ring-white/8',
           isOwn ? (isLast ? 'rounded-br-md' : '') : isLast ? 'rounded-bl-md' : '',
           message.status === 'error' && 'opacity-70',
+          message.isHidden && 'italic text-stone-500 dark:text-stone-400',
         )}
       >
-        {message.text}
+        {message.isHidden ? HIDDEN_MESSAGE : message.text}
       </div>
       {isLast && (
         <div className="mt-1 flex items-center gap-2 px-1 text-[0.6875rem] text-stone-500 dark:text-stone-400">

@@ -60,11 +60,12 @@ export function fromServer(message: ChatMessage): ViewMessage {
 }
 
 /**
- * Adds a message from the server (a page, `newMessage`, an acknowledgement). Empty text or a
- * known id is ignored; one of ours that matches a pending copy by clientId replaces it.
+ * Adds a message from the server (a page, `newMessage`, an acknowledgement). Empty text (but for
+ * a hidden message) or a known id is ignored; one of ours that matches a pending copy by clientId replaces it.
  */
 export function addServerMessage(list: readonly ViewMessage[], message: ChatMessage): readonly ViewMessage[] {
-  if (!message.text?.trim() || !message._id) return list;
+  // A hidden message (from someone the reader blocked, in a group) has no text on purpose.
+  if ((!message.text?.trim() && !message.isHidden) || !message._id) return list;
   if (list.some((item) => item._id === message._id)) return list;
   const incoming = fromServer(message);
   const pendingIndex = message.clientId ? list.findIndex((item) => item.clientId === message.clientId) : -1;

@@ -213,7 +213,7 @@ function GroupBlockDialog({
       open={open}
       onClose={() => !isBlocking && onClose()}
       title="Bloquear a alguien del grupo"
-      description="No volveréis a veros en Conectar ni en tus matches, y no le avisaremos. Si organiza este entreno, saldrás de él; si lo organizas tú, saldrá del entreno y del grupo."
+      description="No volveréis a veros en Conectar ni en tus matches y no verás sus mensajes en este grupo. Si organiza este entreno, saldrás de él; si lo organizas tú, saldrá del entreno y del grupo. No le avisaremos."
       size="sm"
       actions={
         <>

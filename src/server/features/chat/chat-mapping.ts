@@ -31,6 +31,14 @@ export function toChatMessage(row: StoredMessageRow, sender: { name: string; pho
   };
 }
 
+/**
+ * A group's message from someone the reader blocked: the reader learns that it exists (the thread
+ * and its receipts stay whole), not what it says (docs/decisions/0056, amendment of session 17).
+ */
+export function hiddenCopy(message: ChatMessage): ChatMessage {
+  return { ...message, text: '', isHidden: true };
+}
+
 export function toSummary(view: ConversationView): ConversationSummary {
   return {
     conversationId: view.conversationId,

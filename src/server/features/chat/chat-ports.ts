@@ -87,6 +87,8 @@ export type SendOutcome = {
   senderName: string;
   /** A group's message: its members (who hear `newMessage`); absent for a match. */
   groupMembers?: readonly string[];
+  /** A group's members who blocked the sender: they hear `newMessage` without its text. */
+  groupHiddenFrom?: readonly string[];
 };
 
 export type ReadOutcome = { messageIds: string[]; unreadCount: number; totalUnread: number };

@@ -24,7 +24,7 @@ import { SERVER_MESSAGES } from '#shared/messages';
 import { parseInput } from '../../validation.ts';
 import type { ConversationAccess, ConversationRepository } from './conversation-repository.ts';
 import type { GroupMembership, Membership, PairMembership } from './conversation-membership.ts';
-import { toChatMessage, toSummary } from './chat-mapping.ts';
+import { hiddenCopy, toChatMessage, toSummary } from './chat-mapping.ts';
 import { createLanes } from './sender-lanes.ts';
 import type { ChatServiceDeps, ReadOutcome, Sender, SendInput, SendOutcome } from './chat-ports.ts';
 
@@ -282,6 +282,9 @@ export function createChatService(deps: ChatServiceDeps) {
         realtime.emitToUser(outcome.groupMembers, CHAT_EVENTS.newMessage, message, {
           exceptSocketId: options.exceptSocketId,
         });
+        if (outcome.groupHiddenFrom?.length) {
+          realtime.emitToUser(outcome.groupHiddenFrom, CHAT_EVENTS.newMessage, hiddenCopy(message));
+        }
         return;
       }
       const { conversationId, senderId } = message;

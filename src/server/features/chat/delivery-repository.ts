@@ -23,7 +23,10 @@ export type PendingDelivery = {
 /** How far a drain read a member's owed messages: the cursor `done` moves it to. */
 export type MemberMark = { conversationId: string; userId: string; seq: number };
 
-/** The drain's claim (`$1` the conversations' ids), a read; also bench/prepared-micro.ts. */
+/**
+ * The drain's claim (`$1` the conversations' ids), a read; also bench/prepared-micro.ts. A group's
+ * message is not owed to a member who blocked its sender (docs/decisions/0056, session 17).
+ */
 export const DRAIN_CLAIM_SQL = `select c.id as conversation_id, p.user_id, c.last_seq, p.is_muted,
       m.id as message_id, m.sender_id, m.text, coalesce(sp.name, su.name) as sender_name
     from conversations c
@@ -31,6 +34,8 @@ export const DRAIN_CLAIM_SQL = `select c.id as conversation_id, p.user_id, c.las
       and p.left_at is null
     left join messages m on m.conversation_id = c.id and m.seq > p.notified_seq
       and m.seq <= c.last_seq and m.sender_id <> p.user_id
+      and (m.receiver_id is not null or not exists (select 1 from blocks bl
+        where bl.blocker_id = p.user_id and bl.blocked_id = m.sender_id))
     left join users su on su.id = m.sender_id
     left join profiles sp on sp.user_id = m.sender_id
     where c.id = any($1::uuid[])
@@ -131,7 +136,8 @@ export function createDeliveryRepository(db: Database) {
         where p.conversation_id = l.conversation_id and p.user_id = l.user_id and l.top > l.before
         returning p.user_id, array(select m.id from messages m where m.id = any($1::uuid[])
           and m.conversation_id = p.conversation_id and p.left_at is null
-          and coalesce(m.receiver_id = p.user_id, m.sender_id <> p.user_id) and m.seq > l.before) as keys`,
+          and coalesce(m.receiver_id = p.user_id, m.sender_id <> p.user_id and not exists (select 1 from blocks bl
+            where bl.blocker_id = p.user_id and bl.blocked_id = m.sender_id)) and m.seq > l.before) as keys`,
     } satisfies OwedGuard as OwedGuard,
 
     /**

@@ -13,7 +13,7 @@ import type { Clock } from '../../infra/clock.ts';
 import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
 import type { RateLimiter, RateLimitRule } from '../../infra/rate-limit.ts';
 import type { SqlExecutor } from '../sync/change-log-repository.ts';
-import { toChatMessage } from './chat-mapping.ts';
+import { hiddenCopy, toChatMessage } from './chat-mapping.ts';
 import type { ChatRealtime, ReadOutcome, Sender, SendInput, SendOutcome } from './chat-service.ts';
 import type { GroupMembership, MembershipCache } from './conversation-membership.ts';
 import type { ConversationRepository } from './conversation-repository.ts';
@@ -222,7 +222,15 @@ export function createGroupChat(deps: {
       };
       if (outcome.kind === 'repeat') return { message, isNew: false, ...quiet };
       deps.onStored?.(conversationId);
-      return { message: { ...message, readBy: 0 }, isNew: true, ...quiet, groupMembers: outcome.members };
+      // Members who blocked the sender get it without its text (docs/decisions/0056, session 17).
+      const hidden = new Set(outcome.hiddenFrom);
+      return {
+        message: { ...message, readBy: 0 },
+        isNew: true,
+        ...quiet,
+        groupMembers: outcome.members.filter((member) => !hidden.has(member)),
+        ...(hidden.size > 0 ? { groupHiddenFrom: [...hidden] } : {}),
+      };
     },
 
     /** A page of the group's messages, each with «Leído por N» (`readBy`). */
@@ -238,10 +246,17 @@ export function createGroupChat(deps: {
       for (const [id, person] of await deps.conversations.findPeople(missing)) {
         people.set(id, { userId: id, ...person, readSeq: 0, deliveredSeq: 0 });
       }
-      const list = rows.reverse().map((row) => ({
-        ...toChatMessage(row, people.get(row.senderId) ?? { name: '', photo: null }),
-        readBy: row.readBy,
-      }));
+      const blocked = await groups.blockedSenders(
+        userId,
+        rows.map((row) => row.senderId),
+      );
+      const list = rows.reverse().map((row) => {
+        const message = {
+          ...toChatMessage(row, people.get(row.senderId) ?? { name: '', photo: null }),
+          readBy: row.readBy,
+        };
+        return blocked.has(row.senderId) ? hiddenCopy(message) : message;
+      });
       return { success: true, messages: list, hasMore };
     },
 

@@ -45,7 +45,8 @@ export type GroupView = {
 export type GroupMessageRow = StoredMessageRow & { readBy: number };
 
 export type GroupSendOutcome =
-  | { kind: 'created'; message: StoredMessageRow; sender: Person; members: string[] }
+  /** `hiddenFrom`: the members who blocked the sender (they get the message without its text). */
+  | { kind: 'created'; message: StoredMessageRow; sender: Person; members: string[]; hiddenFrom: string[] }
   | { kind: 'repeat'; message: StoredMessageRow; sender: Person }
   | { kind: 'revoked' }
   /** Not a group, or the sender is not (or no longer) one of its members. */
@@ -71,6 +72,7 @@ type GroupSendRow = {
   group_members: string[] | null;
   sender_name: string | null;
   sender_photo: string | null;
+  hidden_from: string[] | null;
 };
 
 /**
@@ -95,7 +97,9 @@ const GROUP_SEND_STATEMENT = `
     returning seq)
   select i.seq, (select id from prior) as prior_id, (select is_session_live from guard) as is_session_live,
     c.status, c.kind, coalesce((select b.group_members from bumped b), c.group_members) as group_members,
-    coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo
+    coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo,
+    (select array_agg(bl.blocker_id) from blocks bl, bumped bb
+      where bl.blocked_id = $3::uuid and bl.blocker_id = any(bb.group_members)) as hidden_from
   from (select 1) as one
   left join inserted i on true
   left join conversations c on c.id = $2::uuid
@@ -306,6 +310,7 @@ export function createGroupRepository(db: Database) {
           },
           sender,
           members: row.group_members ?? [],
+          hiddenFrom: row.hidden_from ?? [],
         };
       }
       if (row.prior_id) {
@@ -315,6 +320,19 @@ export function createGroupRepository(db: Database) {
       if (!row.is_session_live) return { kind: 'revoked' };
       if (row.kind !== 'group' || !row.group_members?.includes(senderId)) return { kind: 'missing' };
       return { kind: 'inactive' };
+    },
+
+    /** Of `senderIds`, those the viewer blocked: their messages reach the viewer without text. */
+    async blockedSenders(viewerId: string, senderIds: readonly string[]): Promise<Set<string>> {
+      if (senderIds.length === 0) return new Set();
+      const rows = rowsOf<{ blocked_id: string }>(
+        await db.execute(sql`select blocked_id from blocks where blocker_id = ${viewerId}::uuid
+          and blocked_id in (${sql.join(
+            [...new Set(senderIds)].map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`),
+      );
+      return new Set(rows.map((row) => row.blocked_id));
     },
 
     /** A page of a group's messages, newest first (as the match's pages: `before` a seq, else `offset`). */
@@ -357,7 +375,10 @@ export function createGroupRepository(db: Database) {
       }>(
         await db.execute(sql`
           select c.id, c.title, c.owner_id, c.status, c.last_seq, p.is_muted, ${unreadOf} as unread_count,
-            c.updated_at, c.last_message_preview, c.last_message_at, c.last_message_sender_id,
+            c.updated_at, c.last_message_at, c.last_message_sender_id,
+            case when exists (select 1 from blocks bl where bl.blocker_id = ${userId}::uuid
+                and bl.blocked_id = c.last_message_sender_id) then '' else c.last_message_preview end
+              as last_message_preview,
             (select coalesce(json_agg(json_build_object('userId', q.user_id, 'name', coalesce(pr.name, u.name),
                 'photo', pr.photos->>0, 'readSeq', q.last_read_seq,
                 'deliveredSeq', greatest(q.delivered_seq, q.last_read_seq)) order by q.user_id), '[]'::json)
