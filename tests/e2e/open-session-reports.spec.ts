@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { ReportQueueItem } from '#shared/moderation/moderation-schemas';
 import { registerAccount } from './helpers/accounts.ts';
@@ -21,19 +22,34 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Reports of an open session and of a group chat's message (issue 35, docs/decisions/0056,
- * amendment of session 17), at 390 px: the member reports the session offline (the outbox sends it
- * once when the network returns) and the host's message from the group chat; the moderator finds
- * both in the queue with what they are about, and removes the session from the report's page.
+ * Reports of an open session and of a group chat's message, and a block inside the group (issue 35,
+ * docs/decisions/0056, amendment of session 17), at 390 px: the member reports the session offline
+ * (the outbox sends it once when the network returns), blocks another member (whose message turns
+ * into «Mensaje oculto») and reports the host's message from the group chat; the moderator finds
+ * both reports in the queue with what they are about, and removes the session from the report's page.
  */
 test('reports from an open session and its group chat reach the console, which removes the session', async ({
   browser,
   request,
 }) => {
   test.setTimeout(180_000);
-  const [host, member] = await Promise.all([userWithProfile(request, 'Lucía'), userWithProfile(request, 'Marcos')]);
-  await matchUsers(request, host, member);
+  const [host, member, other] = await Promise.all([
+    userWithProfile(request, 'Lucía'),
+    userWithProfile(request, 'Marcos'),
+    userWithProfile(request, 'Carlos'),
+  ]);
+  await Promise.all([matchUsers(request, host, member), matchUsers(request, host, other)]);
   const { sessionId, conversationId } = await sessionWithMember(request, host, member);
+  const joined = await request.post(`/api/open-sessions/${sessionId}/join`, {
+    data: { clientId: randomUUID() },
+    headers: { authorization: `Bearer ${other.token}` },
+  });
+  expect(joined.status(), await joined.text()).toBe(200);
+  const pushy = await request.post('/api/messages/messages', {
+    data: { conversationId, text: '¿Me pasas tu número?' },
+    headers: { authorization: `Bearer ${other.token}` },
+  });
+  expect(pushy.status(), await pushy.text()).toBe(201);
   const rude = 'Si no traes tu proteína no entras';
   const sent = await request.post('/api/messages/messages', {
     data: { conversationId, text: rude },
@@ -63,15 +79,28 @@ test('reports from an open session and its group chat reach the console, which r
   await expect(page.getByText('Denuncia guardada: se enviará en cuanto vuelva la conexión.')).toBeVisible();
   await page.context().setOffline(false);
 
-  // The group chat: «Más opciones del grupo» → «Denunciar», Lucía (the only other) and her message.
+  // The group chat: Marcos blocks Carlos from «Más opciones del grupo»; both stay, Carlos's message
+  // is hidden from Marcos.
   await page.goto(`/messages/${conversationId}`);
   await expect(page.getByText(rude)).toBeVisible();
+  await page.getByRole('button', { name: 'Más opciones del grupo' }).click();
+  await page.getByRole('menuitem', { name: 'Bloquear a alguien' }).click();
+  const blockDialog = page.getByRole('dialog', { name: 'Bloquear a alguien del grupo' });
+  await blockDialog.getByRole('radio', { name: 'Carlos' }).check();
+  await shoot(page, 'group-block-sheet');
+  await blockDialog.getByRole('button', { name: 'Bloquear a Carlos' }).click();
+  await expect(page.getByText('Mensaje oculto: has bloqueado a esta persona.')).toBeVisible();
+  await expect(page.getByText('¿Me pasas tu número?')).toHaveCount(0);
+  await expect(page.getByTestId('group-members')).toContainText('3 miembros');
+  await shoot(page, 'group-hidden-message');
+
+  // «Denunciar»: Lucía and her message.
   await page.getByRole('button', { name: 'Más opciones del grupo' }).click();
   await expect(page.getByRole('menuitem', { name: 'Denunciar' })).toBeVisible();
   await shoot(page, 'group-report-menu');
   await page.getByRole('menuitem', { name: 'Denunciar' }).click();
   const groupDialog = page.getByRole('dialog', { name: 'Denunciar en este grupo' });
-  await expect(groupDialog.getByRole('radio', { name: 'Lucía' })).toBeChecked();
+  await groupDialog.getByRole('radio', { name: 'Lucía' }).check();
   await groupDialog.getByLabel('Mensaje (opcional)').selectOption({ label: rude });
   await groupDialog.getByRole('radio', { name: /Acoso/ }).check();
   await shoot(page, 'group-report-sheet');

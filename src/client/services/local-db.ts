@@ -198,7 +198,9 @@ export function mergeMessage(
 
 /** Upserts server messages: one row per clientId (or `_id`), never a second copy. */
 export async function upsertMessages(db: LocalDb, messages: readonly (ChatMessage | StoredMessage)[]): Promise<void> {
-  const valid = messages.filter((message) => message._id && message.text?.trim());
+  // A hidden message (a group's, from someone the reader blocked) comes without text and replaces
+  // the copy that had it.
+  const valid = messages.filter((message) => message._id && (message.text?.trim() || message.isHidden));
   if (valid.length === 0) return;
   await db.transaction('rw', db.messages, async () => {
     const keys = valid.map(messageKey);
