@@ -155,6 +155,13 @@ test('the chat header keeps the name readable at 360 and 390 px with the Súper 
       expect(line.y).toBeGreaterThanOrEqual(typing.y + typing.height);
       expect(line.width).toBeGreaterThan(size.width / 2);
       expect(whole.height, `header height at ${size.width} px`).toBeLessThanOrEqual(96);
+      // An incoming bubble's 1 px ring is inside the thread's scroll box, which clips what passes
+      // its edge (the bubble used to sit on that edge and look cut on its left).
+      const gap = await pageL.getByTestId('chat-scroll').evaluate((scroller) => {
+        const bubble = scroller.querySelector('[data-testid="chat-message"][data-own="false"] > div');
+        return bubble ? bubble.getBoundingClientRect().left - scroller.getBoundingClientRect().left : null;
+      });
+      expect(gap, `the incoming bubble's left edge at ${size.width} px`).toBeGreaterThanOrEqual(1);
       await pageL.screenshot({ path: `test-results/chat-header-${size.width}-${theme}.png` });
     }
   }
@@ -197,6 +204,25 @@ test('the propose sheet opens at its title on the slot both can, offers sports n
   );
   await expect(propose).toHaveAccessibleDescription(`Ya hay un entreno propuesto para ${dayText}`);
   await expect(page.getByText(`Ya hay un entreno propuesto para ${dayText}`)).toBeVisible();
+
+  // The card stays in the stream at its time: a message written after it lands below it, last in
+  // the thread (the card used to be drawn after every message, so new ones went above it).
+  await page.getByPlaceholder('Escribe un mensaje...').fill('Perfecto, allí nos vemos');
+  await page.getByRole('button', { name: /enviar/i }).click();
+  const thread = page.getByRole('list', { name: 'Mensajes' });
+  const newest = thread.getByText('Perfecto, allí nos vemos', { exact: true });
+  await expect(newest).toBeVisible();
+  // Measured once the sent copy has replaced the pending one (both are drawn in the same place).
+  await expect(async () => {
+    const card = await page.getByTestId('quedada-card').boundingBox();
+    const message = await newest.boundingBox();
+    expect(card && message, 'the card and the message are on screen').toBeTruthy();
+    if (!card || !message) return;
+    expect(message.y, 'the newest message is below the quedada card').toBeGreaterThan(card.y + card.height);
+  }).toPass();
+  const lastEntry = thread.locator(':scope > li').last();
+  await expect(lastEntry).toContainText('Perfecto, allí nos vemos');
+  await expect(lastEntry.getByTestId('quedada-card')).toHaveCount(0);
 });
 
 test('profile step 3 shows what the spec requires and the deck uses first, the rest folded and closed', async ({
