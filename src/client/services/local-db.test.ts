@@ -82,6 +82,13 @@ describe('local store: messages', () => {
     expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, null]);
   });
 
+  it('replaces a kept message with its hidden copy (a group member the reader blocked)', async () => {
+    fresh();
+    await upsertMessages(db, [serverMessage(1)]);
+    await upsertMessages(db, [serverMessage(1, { text: '', isHidden: true })]);
+    expect(await readMessages(db, 'c1')).toMatchObject([{ seq: 1, text: '', isHidden: true }]);
+  });
+
   it('finds the newest message from the other person, past our own and our pending ones', async () => {
     fresh();
     const ours = { senderId: 'b', sender_id: 'b', receiverId: 'a' };

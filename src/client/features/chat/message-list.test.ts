@@ -73,6 +73,11 @@ describe('message status', () => {
     expect(addServerMessage(list, stored({ _id: 'y', text: '   ', clientId: null }))).toBe(list);
   });
 
+  it('keeps a hidden group message (no text: from someone the reader blocked)', () => {
+    const hidden = stored({ _id: 'h', text: '', isHidden: true, clientId: null, senderId: 'you', sender_id: 'you' });
+    expect(addServerMessage([], hidden)).toMatchObject([{ _id: 'h', isHidden: true }]);
+  });
+
   it('applies receipts only to own stored messages', () => {
     const theirs = addServerMessage([], stored({ _id: 'theirs', senderId: 'you', sender_id: 'you', clientId: null }));
     const list = [...theirs, pending()];
