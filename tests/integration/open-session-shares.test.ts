@@ -258,6 +258,23 @@ describe('sharing an open session with someone you trust', () => {
     laterThanAll();
   });
 
+  it("the development rewind moves a session's links with it: the check-in at its end is due, the page lives 3 h more", async () => {
+    const { session, host, members } = await heldSession(['Noa', 'Pilar']);
+    const [pilar] = members as [TestUser];
+    const checkInAt = new Date(endOf(session)).toISOString();
+    const made = (await share(pilar, session._id, { checkInAt })).body.share as QuedadaShare;
+    const rewound = await api.post(`/dev/open-sessions/${session._id}/rewind`, {}, host.token);
+    expect(rewound.status, JSON.stringify(rewound.body)).toBe(200);
+    const moved = (
+      (await api.get(`/open-sessions/${session._id}/shares`, pilar.token)).body.shares as QuedadaShare[]
+    )[0];
+    expect(moved?._id).toBe(made._id);
+    expect(Date.parse(moved?.checkIn?.at ?? '')).toBe(clock.now().getTime() - MINUTE);
+    expect(Date.parse(moved?.expiresAt ?? '')).toBe(clock.now().getTime() - MINUTE + 3 * HOUR);
+    await expect.poll(async () => (await notificationsOf(pilar, '¿Todo bien?')).length).toBe(1);
+    laterThanAll();
+  });
+
   it('a cancelled session asks nobody «¿Todo bien?»', async () => {
     const { session, host, members } = await heldSession(['Eva', 'Flor']);
     const checkInAt = new Date(Date.parse(session.startsAt) + 10 * MINUTE).toISOString();

@@ -61,6 +61,7 @@ export type OutboxKind =
 export type StoredShare = {
   /** The create's clientId. */
   key: string;
+  /** The shared quedada's id, or the open session's (both UUIDs: never the same; docs/decisions/0054, session 17). */
   quedadaId: string;
   token: string;
   checkInAt: string | null;

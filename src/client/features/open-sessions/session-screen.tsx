@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { Attendance } from '#shared/open-sessions/open-session-after';
 import type { OpenSession, OpenSessionMember } from '#shared/open-sessions/open-session-schemas';
 import { endOf } from '#shared/quedadas/quedada-state';
+import { SHARE_GRACE_MS } from '#shared/quedadas/share-schemas';
 import type { LocalDb } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
@@ -176,14 +177,20 @@ function Actions({ session }: { session: OpenSession }) {
   );
 }
 
-/** One open session: its facts, the viewer's action, and for its host the requests. */
-/** One open session; `renderReport` is the route's report entry (safety), shown to anyone but the host. */
+/**
+ * One open session: its facts, the viewer's action, and for its host the requests. The route hands
+ * in `renderReport` (safety's report entry, shown to anyone but the host) and `renderShare` (the
+ * quedadas' «Compartir con alguien de confianza», shown to whoever holds a place; `canCreate`
+ * while the session is held and not over, its links and check-ins until they expire).
+ */
 export function SessionScreen({
   sessionId,
   renderReport,
+  renderShare,
 }: {
   sessionId: string;
   renderReport?: (session: OpenSession) => ReactNode;
+  renderShare?: (session: OpenSession, canCreate: boolean) => ReactNode;
 }) {
   usePageTitle('Entreno abierto');
   const [isMissing, setIsMissing] = useState(false);
@@ -275,6 +282,9 @@ export function SessionScreen({
               Añadir al calendario
             </Button>
           )}
+          {(session.myState === 'host' || session.myState === 'approved') &&
+            Date.now() < endOf(session) + SHARE_GRACE_MS &&
+            renderShare?.(session, session.status === 'open' && !hasEnded)}
           {session.conversationId && (
             <Link
               to="/messages/$conversationId"

@@ -1,10 +1,18 @@
 import { useEffect, useState } from 'react';
-import type { StoredQuedada, StoredShare } from '../../services/local-db.ts';
+import type { StoredShare } from '../../services/local-db.ts';
 import { currentDb } from '../../services/local-db.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
 import { buttonClasses } from '../../ui/button.tsx';
 import { toast } from '../../ui/toast-store.ts';
-import { answerCheckIn, readShares, refreshShares, revokeShare, shareQuedada, shareUrl } from './share-store.ts';
+import {
+  answerCheckIn,
+  createShare,
+  readShares,
+  refreshShares,
+  revokeShare,
+  type ShareTarget,
+  shareUrl,
+} from './share-store.ts';
 
 const NONE: StoredShare[] = [];
 
@@ -16,10 +24,10 @@ const CHECK_IN_CHOICES = [
   { label: '1 hora después de terminar', offset: 'end+60' },
 ] as const;
 
-function checkInTime(quedada: StoredQuedada, offset: (typeof CHECK_IN_CHOICES)[number]['offset']): string | null {
+function checkInTime(target: ShareTarget, offset: (typeof CHECK_IN_CHOICES)[number]['offset']): string | null {
   if (offset === null) return null;
-  const start = Date.parse(quedada.startsAt);
-  const end = start + quedada.durationMin * 60_000;
+  const start = Date.parse(target.startsAt);
+  const end = start + target.durationMin * 60_000;
   const at = offset === 'end' ? end : offset === 'end+60' ? end + 3600_000 : start + offset * 60_000;
   return new Date(Math.max(at, Date.now() + 60_000)).toISOString();
 }
@@ -29,21 +37,41 @@ const timeText = (iso: string) =>
     new Date(iso),
   );
 
+/** Who else learns that it was shared, in the sheet's words. */
+const TOLD: Record<ShareTarget['kind'], { shown: string; told: string }> = {
+  quedada: { shown: 'con quién entrenas', told: 'Tu compañero recibirá un aviso de que lo has compartido.' },
+  openSession: {
+    shown: 'quién organiza y quién tiene plaza',
+    told: 'Los demás del entreno recibirán un aviso de que lo has compartido (nunca el enlace).',
+  },
+};
+
 /**
- * «Compartir con alguien de confianza» (issue #35): on an accepted quedada of «Próximos entrenos».
- * Nothing is shared until the person asks; the link can be copied at once (even offline) and
- * revoked; the «¿Todo bien?» answer is given here.
+ * «Compartir con alguien de confianza» (issue #35): on an accepted quedada of «Próximos entrenos»
+ * and on an open session the person is in. Nothing is shared until the person asks; the link can
+ * be copied at once (even offline) and revoked; the «¿Todo bien?» answer is given here.
  */
-export function SharePanel({ quedada }: { quedada: StoredQuedada }) {
+export function SharePanel({
+  target,
+  canCreate = true,
+  isCard = false,
+}: {
+  target: ShareTarget;
+  /** false: no new link (the session is over or cancelled), the existing ones still shown. */
+  canCreate?: boolean;
+  /** A card of its own (an open session's screen) rather than a part of a quedada's card. */
+  isCard?: boolean;
+}) {
   const [isOpen, setIsOpen] = useState(false);
   const [choice, setChoice] = useState(1);
-  const shares = useLiveQuery(`quedada-shares:${quedada._id}`, (db) => readShares(db, quedada._id), NONE).filter(
+  const shares = useLiveQuery(`quedada-shares:${target.id}`, (db) => readShares(db, target.id), NONE).filter(
     (stored) => !stored.share?.revokedAt,
   );
+  const { kind, id } = target;
   useEffect(() => {
     const db = currentDb();
-    if (db && quedada._id) void refreshShares(db, quedada._id);
-  }, [quedada._id]);
+    if (db && id) void refreshShares(db, { kind, id });
+  }, [kind, id]);
   // The «¿Todo bien?» buttons appear when the check-in time comes, without a reload.
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -64,8 +92,18 @@ export function SharePanel({ quedada }: { quedada: StoredQuedada }) {
     }
   };
 
+  // After the end (or a cancel) no new link, but a late «¿Todo bien?» is still answered here.
+  if (!canCreate && shares.length === 0) return null;
   return (
-    <div className="mt-3 border-t border-stone-900/6 pt-3 dark:border-white/8" data-testid="share-panel">
+    <section
+      aria-label={isCard ? 'Compartir con alguien de confianza' : undefined}
+      className={
+        isCard
+          ? 'rounded-3xl bg-white p-4 shadow-sm ring-1 ring-stone-900/6 dark:bg-stone-900 dark:ring-white/8'
+          : 'mt-3 border-t border-stone-900/6 pt-3 dark:border-white/8'
+      }
+      data-testid="share-panel"
+    >
       {shares.map((stored) => {
         const checkIn = stored.share?.checkIn;
         return (
@@ -125,9 +163,12 @@ export function SharePanel({ quedada }: { quedada: StoredQuedada }) {
       })}
       {isOpen ? (
         <div className="flex flex-col gap-2 text-sm">
+          {isCard ? (
+            <h2 className="text-base font-bold text-stone-900 dark:text-white">Compartir con alguien de confianza</h2>
+          ) : null}
           <p className="text-stone-700 dark:text-stone-200">
-            Quien tenga el enlace verá con quién entrenas (nombre, foto y verificación), dónde y cuándo, hasta que
-            termine el entreno. Tu compañero recibirá un aviso de que lo has compartido.
+            Quien tenga el enlace verá {TOLD[kind].shown} (nombre, foto y verificación), dónde y cuándo, hasta que
+            termine el entreno. {TOLD[kind].told}
           </p>
           <label className="flex flex-col gap-1 font-semibold text-stone-800 dark:text-stone-100">
             Aviso «¿Todo bien?»
@@ -149,7 +190,7 @@ export function SharePanel({ quedada }: { quedada: StoredQuedada }) {
               className={buttonClasses({ size: 'sm' })}
               onClick={() => {
                 const offset = CHECK_IN_CHOICES[choice]?.offset ?? null;
-                void shareQuedada(quedada._id, checkInTime(quedada, offset)).then((stored) => {
+                void createShare(target, checkInTime(target, offset)).then((stored) => {
                   setIsOpen(false);
                   if (stored) void copy(stored);
                 });
@@ -166,7 +207,7 @@ export function SharePanel({ quedada }: { quedada: StoredQuedada }) {
             </button>
           </div>
         </div>
-      ) : (
+      ) : canCreate ? (
         <button
           type="button"
           className={buttonClasses({ size: 'sm', variant: 'secondary' })}
@@ -174,7 +215,7 @@ export function SharePanel({ quedada }: { quedada: StoredQuedada }) {
         >
           Compartir con alguien de confianza
         </button>
-      )}
-    </div>
+      ) : null}
+    </section>
   );
 }

@@ -3,13 +3,20 @@
  * link, revoking it and answering «¿Todo bien?» are outbox items (kind `quedadaShare`) written in
  * one transaction with their optimistic change, so they work offline and replay exactly once. The
  * token is made here, so the link exists (and can be copied) before the server has heard of it.
+ * A link shares a quedada or an open session (amendment of session 17): only the create's and the
+ * list's addresses differ; revoke and answer are the same calls for both.
  */
 import type { CheckInAnswer, QuedadaShareListResponse, QuedadaShareResponse } from '#shared/quedadas/share-schemas';
 import type { LocalDb, StoredShare } from '../../services/local-db.ts';
 import { requestJson } from '../../services/http.ts';
 import { outbox } from '../../services/offline.ts';
 
-const scopeOf = (quedadaId: string) => `quedada-shares:${quedadaId}`;
+/** What a link shares, and when that ends (the check-in choices count from it). */
+export type ShareTarget = { kind: 'quedada' | 'openSession'; id: string; startsAt: string; durationMin: number };
+
+const scopeOf = (targetId: string) => `quedada-shares:${targetId}`;
+const sharesPath = (target: Pick<ShareTarget, 'kind' | 'id'>) =>
+  `${target.kind === 'quedada' ? 'quedadas' : 'open-sessions'}/${encodeURIComponent(target.id)}/shares`;
 
 /** 32 random bytes, base64url (43 characters): the link's secret. */
 export function newShareToken(): string {
@@ -23,16 +30,16 @@ export function newShareToken(): string {
 /** The page the trusted contact opens. */
 export const shareUrl = (token: string) => new URL(`/compartido/${token}`, window.location.origin).toString();
 
-export async function readShares(db: LocalDb, quedadaId: string): Promise<StoredShare[]> {
-  const rows = await db.quedadaShares.where('quedadaId').equals(quedadaId).toArray();
+export async function readShares(db: LocalDb, targetId: string): Promise<StoredShare[]> {
+  const rows = await db.quedadaShares.where('quedadaId').equals(targetId).toArray();
   return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
 /** Creates the link (and the check-in at `checkInAt`, or none). */
-export async function shareQuedada(quedadaId: string, checkInAt: string | null): Promise<StoredShare | null> {
+export async function createShare(target: ShareTarget, checkInAt: string | null): Promise<StoredShare | null> {
   const stored: StoredShare = {
     key: crypto.randomUUID(),
-    quedadaId,
+    quedadaId: target.id,
     token: newShareToken(),
     checkInAt,
     share: null,
@@ -43,9 +50,9 @@ export async function shareQuedada(quedadaId: string, checkInAt: string | null):
   const isQueued = await outbox.enqueue(
     {
       kind: 'quedadaShare',
-      scope: scopeOf(quedadaId),
+      scope: scopeOf(target.id),
       clientId: stored.key,
-      request: { method: 'POST', path: `quedadas/${encodeURIComponent(quedadaId)}/shares`, json: body },
+      request: { method: 'POST', path: sharesPath(target), json: body },
       payload: { shareKey: stored.key },
     },
     async (db) => {
@@ -120,10 +127,10 @@ export function startQuedadaShares(): void {
 }
 
 /** The server's copies (check-in state after its time) into the device's links; others' devices' links have no token here. */
-export async function refreshShares(db: LocalDb, quedadaId: string): Promise<void> {
+export async function refreshShares(db: LocalDb, target: Pick<ShareTarget, 'kind' | 'id'>): Promise<void> {
   try {
-    const answer = await requestJson<QuedadaShareListResponse>(`quedadas/${encodeURIComponent(quedadaId)}/shares`);
-    const stored = await readShares(db, quedadaId);
+    const answer = await requestJson<QuedadaShareListResponse>(sharesPath(target));
+    const stored = await readShares(db, target.id);
     for (const share of answer.shares) {
       const row = stored.find((candidate) => candidate.share?._id === share._id);
       if (row && row.sync === 'synced') await db.quedadaShares.put({ ...row, share });

@@ -101,7 +101,16 @@ export function UpcomingScreen() {
                   Añadir al calendario
                 </button>
               </div>
-              {quedada._id ? <SharePanel quedada={quedada} /> : null}
+              {quedada._id ? (
+                <SharePanel
+                  target={{
+                    kind: 'quedada',
+                    id: quedada._id,
+                    startsAt: quedada.startsAt,
+                    durationMin: quedada.durationMin,
+                  }}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

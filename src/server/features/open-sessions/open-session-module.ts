@@ -93,7 +93,8 @@ export async function registerOpenSessions(
   });
   await http.register(openSessionRoutes, { prefix: '/api/open-sessions', sessions, publicOrigin: deps.publicOrigin });
   await http.register(openSessionShareRoutes, { prefix: '/api/open-sessions', shares });
-  if (deps.hasDevRoutes) await http.register(devOpenSessionRoutes, { prefix: '/api/dev', sessions });
+  if (deps.hasDevRoutes) await http.register(devOpenSessionRoutes, { prefix: '/api/dev', sessions, shares });
+
   // The reminder before the start, «¿Quién vino?» after the end, the shares' «¿Todo bien?»: one runner.
   const runner = periodicPass(
     async () => {

@@ -332,12 +332,26 @@ export function createOpenSessionRepository(db: Database) {
      * moves so that it ended a minute ago, its reminder spent, to try «¿Quién vino?» without waiting.
      */
     async rewind(sessionId: string, hostId: string, now: Date): Promise<boolean> {
+      // The session's shares move with it (docs/decisions/0054, session 17): a check-in half an
+      // hour after the start is then due, and the link lives 3 h past the new end.
       const rows = rowsOf(
-        await db.execute(sql`update open_sessions set
-            starts_at = ${now}::timestamptz - make_interval(mins => duration_min + 1),
-            reminder_done_at = coalesce(reminder_done_at, ${now}::timestamptz),
-            version = version + 1, updated_at = ${now}::timestamptz
-          where id = ${sessionId}::uuid and host_id = ${hostId}::uuid and status = 'open' returning 1`),
+        await db.execute(sql`
+          with before as (select id, starts_at from open_sessions where id = ${sessionId}::uuid),
+          moved as (
+            update open_sessions set
+              starts_at = ${now}::timestamptz - make_interval(mins => duration_min + 1),
+              reminder_done_at = coalesce(reminder_done_at, ${now}::timestamptz),
+              version = version + 1, updated_at = ${now}::timestamptz
+            where id = ${sessionId}::uuid and host_id = ${hostId}::uuid and status = 'open'
+            returning id, starts_at
+          ), shares as (
+            update quedada_shares sh set check_in_at = sh.check_in_at + (m.starts_at - b.starts_at),
+              expires_at = sh.expires_at + (m.starts_at - b.starts_at)
+            from moved m join before b on b.id = m.id
+            where sh.session_id = m.id
+            returning 1
+          )
+          select 1 from moved`),
       );
       return rows.length > 0;
     },

@@ -9,6 +9,7 @@ import { requireAuth } from '../../plugins/auth.ts';
 import { openSessionCalendar } from './open-session-calendar.ts';
 import { OPEN_SESSION_REMINDER_MS } from './open-session-notices.ts';
 import type { OpenSessionService } from './open-session-service.ts';
+import type { OpenSessionShareService } from './open-session-share-service.ts';
 
 type Params = { id: string };
 type MemberParams = { id: string; userId: string };
@@ -112,11 +113,20 @@ export async function openSessionRoutes(
 
 /**
  * `POST /api/dev/open-sessions/{id}/rewind` — outside production only, like the quedadas' rewind:
- * the host's open session moves so that it ended a minute ago, so «¿Quién vino?» and «Repetir la
- * próxima semana» can be tried (and tested end to end) without waiting.
+ * the host's open session moves so that it ended a minute ago (its shares' check-ins and expiry with
+ * it), so «¿Quién vino?», «Repetir la próxima semana» and «¿Todo bien?» can be tried (and tested
+ * end to end) without waiting.
  */
-export async function devOpenSessionRoutes(app: FastifyInstance, options: { sessions: OpenSessionService }) {
+export async function devOpenSessionRoutes(
+  app: FastifyInstance,
+  options: { sessions: OpenSessionService; shares?: Pick<OpenSessionShareService, 'runDueCheckIns'> },
+) {
   app.post<{ Params: Params }>('/open-sessions/:id/rewind', { preHandler: app.authenticate }, async (request) => {
-    return { success: true, session: await options.sessions.rewind(requireAuth(request).userId, request.params.id) };
+    const session = await options.sessions.rewind(requireAuth(request).userId, request.params.id);
+    // The shares' check-ins moved with it: ask «¿Todo bien?» now, not at the runner's next pass.
+    void options.shares
+      ?.runDueCheckIns()
+      .catch((error: unknown) => request.log.warn({ err: error }, 'open sessions: check-in pass failed'));
+    return { success: true, session };
   });
 }
