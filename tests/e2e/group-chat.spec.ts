@@ -16,7 +16,7 @@ test('an open session’s group chat at 390 px: live messages, typing, «Leído 
   const { sessionId, conversationId } = await sessionWithMember(request, host, member);
 
   const pageHost = await pageFor(browser, host);
-  const pageMember = await pageFor(browser, member);
+  let pageMember = await pageFor(browser, member);
   for (const page of [pageHost, pageMember]) {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/messages/${conversationId}`);
@@ -70,9 +70,25 @@ test('an open session’s group chat at 390 px: live messages, typing, «Leído 
   await expect(nav.getByRole('link', { name: /Mensajes/ })).toHaveAccessibleName(/: 1 sin leer/);
   await expect(pageMember.getByRole('heading', { name: 'Mensajes (1)' })).toBeVisible();
   await pageMember.screenshot({ path: 'test-results/group-list-390.png' });
-  await listed.getByRole('link').click();
-  await expect(pageMember).toHaveURL(new RegExp(`/messages/${conversationId}$`));
+
+  // Away: Marcos's app is closed while Lucía writes. It opens again online (the sync brings the
+  // group's message), then the signal goes: the thread still shows it under the group's title.
+  const memberContext = pageMember.context();
+  await pageMember.close();
+  await pageHost.getByPlaceholder('Escribe un mensaje...').fill('Llevo agua para todos');
+  await pageHost.getByRole('button', { name: /enviar/i }).click();
+  await expect(pageHost.getByText('Llevo agua para todos')).toBeVisible();
+  pageMember = await memberContext.newPage();
+  const synced = pageMember.waitForResponse((response) => /\/api\/sync\b/.test(response.url()) && response.ok());
+  await pageMember.goto('/messages');
+  await synced;
+  await memberContext.setOffline(true);
+  await pageMember.getByTestId('group-item').getByRole('link').click();
+  await expect(pageMember.getByText('Llevo agua para todos')).toBeVisible();
+  await expect(pageMember.getByRole('heading', { name: /Pierna/ })).toBeVisible();
   await expect(pageMember.getByTestId('group-members')).toContainText('2 miembros: Tú');
+  await memberContext.setOffline(false);
+  await expect(pageMember).toHaveURL(new RegExp(`/messages/${conversationId}$`));
 
   // The host has no «Salir» (they cancel the session); the member's «Salir» leaves the session too.
   await expect(pageHost.getByRole('button', { name: 'Silenciar' })).toBeVisible();

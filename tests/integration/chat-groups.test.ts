@@ -7,7 +7,16 @@ import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers
 import { connectSocket, roundTrip } from '../helpers/sockets.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
-type Message = { _id: string; seq: number; senderId: string; receiverId: string | null; readBy?: number; text: string };
+type Message = {
+  _id: string;
+  seq: number;
+  conversationId: string;
+  senderId: string;
+  senderName?: string;
+  receiverId: string | null;
+  readBy?: number;
+  text: string;
+};
 type Group = { conversationId: string; unreadCount: number; status: string; members: { userId: string }[] };
 
 /**
@@ -241,6 +250,38 @@ describe('group conversations', () => {
     );
   });
 
+  it("the sync carries a member's groups and their messages; a group one left is removed", async () => {
+    type Synced = { cursor: string; groups: Group[]; removedGroupIds: string[]; messages: Message[] };
+    const sync = async (user: TestUser, since = '0') => {
+      const answer = await api.get(`/sync?since=${since}`, user.token);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body as Synced;
+    };
+    const first = await sync(bea);
+    expect(first.groups.map((group) => group.conversationId)).toEqual([groupId]);
+    const texts = first.messages.filter((m) => m.conversationId === groupId).map((m) => m.text);
+    expect(texts.slice(0, 2)).toEqual(['Hola a todos', 'Voy']);
+    expect(first.messages.find((m) => m.text === 'Hola a todos')).toMatchObject({
+      receiverId: null,
+      senderName: 'Olga',
+    });
+    // Nothing new: the group is not sent again; a message is, with its group.
+    expect((await sync(bea, first.cursor)).groups).toEqual([]);
+    await send(owner, 'Cambio de planes: a las ocho');
+    const next = await sync(bea, first.cursor);
+    expect(next.groups.map((group) => group.conversationId)).toEqual([groupId]);
+    expect(next.messages.map((m) => m.text)).toContain('Cambio de planes: a las ocho');
+    // Carlos left and Dani was removed: their devices drop the group and its messages.
+    for (const user of [carlos, dani]) {
+      const theirs = await sync(user);
+      expect(theirs.groups).toEqual([]);
+      expect(theirs.removedGroupIds).toEqual([groupId]);
+      expect(theirs.messages.filter((m) => m.conversationId === groupId)).toEqual([]);
+    }
+    // An outsider's sync knows nothing of it.
+    expect(JSON.stringify(await sync(outsider))).not.toContain(groupId);
+  });
+
   it('a closed group reads but takes no more messages', async () => {
     await app.chat.groups.closeGroupConversation(groupId);
     const refused = await send(bea, 'Última');
@@ -249,13 +290,10 @@ describe('group conversations', () => {
     expect((await groupOf(bea))?.status).toBe('closed');
   });
 
-  it("stays out of the spec's conversation list, sync and unread total", async () => {
+  it("stays out of the spec's conversation list and unread total", async () => {
     const listed = await api.get('/messages/conversations', owner.token);
     expect(listed.status).toBe(200);
     expect(listed.body.conversations).toEqual([]);
-    const synced = await api.get('/sync', owner.token);
-    expect(synced.status).toBe(200);
-    expect(JSON.stringify(synced.body)).not.toContain(groupId);
     const unread = await api.get('/messages/messages/unread/count', bea.token);
     expect(unread.body.unreadCount).toBe(0);
     expect((await groupOf(bea))?.unreadCount).toBeGreaterThan(0);

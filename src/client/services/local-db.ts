@@ -7,7 +7,7 @@
  * (auto-increment key, plain objects) is a contract — see docs/decisions/0011-offline.md.
  */
 import Dexie, { type EntityTable, liveQuery } from 'dexie';
-import type { ChatMessage, ConversationSummary, MessageStatus } from '#shared/chat/chat-schemas';
+import type { ChatMessage, ConversationSummary, GroupSummary, MessageStatus } from '#shared/chat/chat-schemas';
 import type { MatchListItem } from '#shared/discovery/discovery-schemas';
 import type { Notification } from '#shared/notifications/notification-schemas';
 import type { OwnProfile, PublicProfile } from '#shared/profile/profile-views';
@@ -312,6 +312,47 @@ export async function removeConversations(db: LocalDb, ids: readonly string[]): 
       .where('conversationId')
       .anyOf([...ids])
       .delete();
+  });
+}
+
+/**
+ * The device's copy of the groups (`saved:groups`) with a sync page's changes: changed groups
+ * replace their copy or join it, removed ones leave, newest activity first (decision 0056,
+ * session 17). The removed groups' messages go in `removeConversations`.
+ */
+export function mergeGroupLists(
+  saved: readonly GroupSummary[],
+  changed: readonly GroupSummary[],
+  removedIds: readonly string[],
+): GroupSummary[] {
+  const byId = new Map(saved.map((group) => [group.conversationId, group]));
+  for (const group of changed) byId.set(group.conversationId, group);
+  for (const id of removedIds) byId.delete(id);
+  return [...byId.values()].sort(
+    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.conversationId.localeCompare(a.conversationId),
+  );
+}
+
+/** The device's copy of the groups (null when this device never listed them). */
+export async function readSavedGroups(db: LocalDb): Promise<GroupSummary[] | null> {
+  const saved = await readMeta(db, SAVED_AT.groups).catch(() => undefined);
+  if (!saved) return null;
+  try {
+    return JSON.parse(saved) as GroupSummary[];
+  } catch {
+    return null;
+  }
+}
+
+export async function saveGroupChanges(
+  db: LocalDb,
+  changed: readonly GroupSummary[],
+  removedIds: readonly string[],
+): Promise<void> {
+  if (changed.length === 0 && removedIds.length === 0) return;
+  await db.transaction('rw', db.meta, async () => {
+    const saved = (await readSavedGroups(db)) ?? [];
+    await writeMeta(db, SAVED_AT.groups, JSON.stringify(mergeGroupLists(saved, changed, removedIds)));
   });
 }
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage, ConversationSummary, SyncResponse } from '#shared/chat/chat-schemas';
-import { type LocalDb, openLocalDb, readMessages } from './local-db.ts';
+import type { ChatMessage, ConversationSummary, GroupSummary, SyncResponse } from '#shared/chat/chat-schemas';
+import { type LocalDb, openLocalDb, readMessages, readSavedGroups } from './local-db.ts';
 import { applySyncPage, SYNC_CURSOR_KEY, SyncService } from './sync.ts';
 
 let db: LocalDb;
@@ -47,6 +47,8 @@ const page = (cursor: string, hasMore: boolean, rest: Partial<SyncResponse> = {}
   conversations: [],
   removedConversationIds: [],
   messages: [],
+  groups: [],
+  removedGroupIds: [],
   ...rest,
 });
 
@@ -132,5 +134,49 @@ describe('sync', () => {
     await sync.run();
     expect(await db.conversations.count()).toBe(0);
     expect(await readMessages(db, 'c1')).toEqual([]);
+  });
+
+  it("keeps the groups' copy and messages; a group one is out of leaves with its messages", async () => {
+    counter += 1;
+    db = openLocalDb(`sync-${counter}`);
+    const group = (id: string, updatedAt: string, title = 'Pierna'): GroupSummary => ({
+      conversationId: id,
+      kind: 'group',
+      title,
+      ownerId: 'a',
+      status: 'active',
+      isMuted: false,
+      unreadCount: 1,
+      lastSeq: 1,
+      updatedAt,
+      lastMessage: null,
+      members: [],
+    });
+    const inGroup = (seq: number, conversationId: string): ChatMessage => ({
+      ...message(seq, conversationId),
+      receiverId: null,
+    });
+    await applySyncPage(
+      db,
+      page('1', false, {
+        groups: [group('g1', '2026-01-01T10:00:00.000Z'), group('g2', '2026-01-01T11:00:00.000Z')],
+        messages: [inGroup(1, 'g1'), inGroup(2, 'g2')],
+      }),
+    );
+    expect((await readSavedGroups(db))?.map((item) => item.conversationId)).toEqual(['g2', 'g1']);
+    expect((await readMessages(db, 'g1')).map((row) => row.text)).toEqual(['mensaje 1']);
+    // A later page: g1 changed (now the newest), g2 left.
+    await applySyncPage(
+      db,
+      page('2', false, {
+        groups: [group('g1', '2026-01-01T12:00:00.000Z', 'Pierna y glúteo')],
+        removedGroupIds: ['g2'],
+      }),
+    );
+    expect((await readSavedGroups(db))?.map((item) => [item.conversationId, item.title])).toEqual([
+      ['g1', 'Pierna y glúteo'],
+    ]);
+    expect(await readMessages(db, 'g2')).toEqual([]);
+    expect(await readMessages(db, 'g1')).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import {
   type LocalDb,
   readMeta,
   removeConversations,
+  saveGroupChanges,
   upsertConversations,
   upsertMessages,
 } from './local-db.ts';
@@ -35,6 +36,9 @@ export async function applySyncPage(db: LocalDb, page: SyncResponse): Promise<vo
     await removeConversations(db, page.removedConversationIds);
     await upsertMessages(db, page.messages);
     await applyReceiptCursors(db, page.conversations);
+    // The groups (decision 0056, session 17): the list's copy, and out of a group, its messages.
+    await saveGroupChanges(db, page.groups ?? [], page.removedGroupIds ?? []);
+    await removeConversations(db, page.removedGroupIds ?? []);
     await db.meta.put({ key: SYNC_CURSOR_KEY, value: page.cursor });
   });
 }

@@ -272,5 +272,10 @@ export type SyncResponse = {
   conversations: ConversationSummary[];
   /** Conversations the caller no longer lists (ended by the caller): drop them locally. */
   removedConversationIds: string[];
+  /** The matches' messages and the groups' (decision 0056, session 17: a group's name no receiver). */
   messages: ChatMessage[];
+  /** The caller's groups that changed (on an answer's first page). */
+  groups: GroupSummary[];
+  /** Groups the caller left or was removed from: drop them locally. */
+  removedGroupIds: string[];
 };

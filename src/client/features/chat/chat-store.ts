@@ -13,6 +13,7 @@ import {
   newestReceivedMessageId,
   type OutboxItem,
   readMessages,
+  readSavedGroups,
   type StoredMessage,
   upsertMessages,
   watchLocal,
@@ -231,6 +232,7 @@ export function openChat(rawConversationId: string): () => void {
       if ((rows.length > 0 || isKnownEmpty) && chatState.view.status !== 'ready') chatState.view = { status: 'ready' };
     },
   );
+  void showSavedGroup(conversationId);
   findConversation(conversationId)
     .then((found) => {
       if (chatState.conversationId !== conversationId) return;
@@ -313,6 +315,14 @@ export function openChat(rawConversationId: string): () => void {
       setOpenConversation(null);
     }
   };
+}
+
+/** The device's copy of the open group, if it is one (kept by the sync): its header at once, offline too. */
+async function showSavedGroup(conversationId: string): Promise<void> {
+  const db = currentDb();
+  const saved = db ? await readSavedGroups(db).catch(() => null) : null;
+  const group = saved?.find((item) => item.conversationId === conversationId);
+  if (group && chatState.conversationId === conversationId && !chatState.group) chatState.group = group;
 }
 
 /** The open conversation as a group, when it is one (a match's id answers 404: nothing to do). */

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { GroupSummary } from '#shared/chat/chat-schemas';
 import { useIsOnline } from '../../services/network.ts';
 import { UsersIcon } from '../../ui/icons.tsx';
-import { currentDb, readMeta, SAVED_AT, writeMeta } from '../../services/local-db.ts';
+import { currentDb, readSavedGroups as readSavedGroupsIn, SAVED_AT, writeMeta } from '../../services/local-db.ts';
 import { connection } from '../../services/socket.ts';
 import { chatApi } from './chat-api.ts';
 import { ListName, ListPreview, ListTime, UnreadBadge } from './list-row-parts.tsx';
@@ -22,13 +22,7 @@ function previewOf(group: GroupSummary, ownUserId: string): string {
 /** The device's copy of the groups (null when this device never listed them). */
 async function readSavedGroups(): Promise<GroupSummary[] | null> {
   const db = currentDb();
-  const saved = db ? await readMeta(db, SAVED_AT.groups).catch(() => undefined) : undefined;
-  if (!saved) return null;
-  try {
-    return JSON.parse(saved) as GroupSummary[];
-  } catch {
-    return null;
-  }
+  return db ? readSavedGroupsIn(db) : null;
 }
 
 /**

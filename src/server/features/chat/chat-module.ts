@@ -73,8 +73,9 @@ export async function registerChat(
   const realtime = createChatRealtime(deps.io, logger, { isSoleNode: deps.isSoleNode });
   const membership = createMembershipCache({ bus: deps.bus, load: (id) => conversations.findMembership(id) });
   const onStored = (conversationId: string) => drain?.kick(conversationId);
+  const groupRepository = createGroupRepository(deps.db);
   const groups = createGroupChat({
-    groups: createGroupRepository(deps.db),
+    groups: groupRepository,
     messages,
     conversations,
     realtime,
@@ -99,7 +100,7 @@ export async function registerChat(
   });
   const sync = createSyncService({
     snapshots: createSnapshotReader(deps.db),
-    source: createChatSyncSource({ conversations, messages, clock: deps.clock }),
+    source: createChatSyncSource({ conversations, messages, groups: groupRepository, clock: deps.clock }),
   });
   drain = createDeliveryDrain({
     deliveries: createDeliveryRepository(deps.db),

@@ -41,6 +41,63 @@ export type GroupView = {
   members: GroupMemberView[];
 };
 
+type GroupViewRow = {
+  id: string;
+  title: string;
+  owner_id: string | null;
+  status: string;
+  last_seq: number;
+  is_muted: boolean;
+  unread_count: number;
+  updated_at: Date | string;
+  last_message_preview: string | null;
+  last_message_at: Date | string | null;
+  last_message_sender_id: string | null;
+  members: GroupMemberView[];
+};
+
+/** The user's member rows of groups matching `where` (on `p`, `c`), newest activity first. */
+function groupViewsQuery(userId: string, where: SQL) {
+  return sql`
+    select c.id, c.title, c.owner_id, c.status, c.last_seq, p.is_muted, ${unreadOf} as unread_count,
+      c.updated_at, c.last_message_at, c.last_message_sender_id,
+      case when exists (select 1 from blocks bl where bl.blocker_id = ${userId}::uuid
+          and bl.blocked_id = c.last_message_sender_id) then '' else c.last_message_preview end
+        as last_message_preview,
+      (select coalesce(json_agg(json_build_object('userId', q.user_id, 'name', coalesce(pr.name, u.name),
+          'photo', pr.photos->>0, 'readSeq', q.last_read_seq,
+          'deliveredSeq', greatest(q.delivered_seq, q.last_read_seq)) order by q.user_id), '[]'::json)
+        from conversation_participants q join users u on u.id = q.user_id
+        left join profiles pr on pr.user_id = q.user_id
+        where q.conversation_id = c.id and q.left_at is null) as members
+    from conversation_participants p join conversations c on c.id = p.conversation_id
+    where p.user_id = ${userId}::uuid and c.kind = 'group' and ${where}
+    order by c.updated_at desc, c.id desc
+    limit 200`;
+}
+
+function toGroupView(row: GroupViewRow): GroupView {
+  return {
+    conversationId: row.id,
+    title: row.title,
+    ownerId: row.owner_id,
+    status: row.status === 'closed' ? 'closed' : 'active',
+    lastSeq: Number(row.last_seq),
+    isMuted: row.is_muted,
+    unreadCount: Math.min(UNREAD_CAP, Number(row.unread_count)),
+    updatedAt: asDate(row.updated_at),
+    lastMessage:
+      row.last_message_at && row.last_message_sender_id
+        ? {
+            text: row.last_message_preview ?? '',
+            at: asDate(row.last_message_at),
+            senderId: row.last_message_sender_id,
+          }
+        : null,
+    members: row.members,
+  };
+}
+
 /** A group message with how many of the sender's fellow members have read it. */
 export type GroupMessageRow = StoredMessageRow & { readBy: number };
 
@@ -359,56 +416,37 @@ export function createGroupRepository(db: Database) {
     /** The groups the user is a member of (or one of them), newest activity first. */
     async views(userId: string, conversationId?: string): Promise<GroupView[]> {
       const one = conversationId ? sql`and c.id = ${conversationId}::uuid` : sql``;
-      const rows = rowsOf<{
-        id: string;
-        title: string;
-        owner_id: string | null;
-        status: string;
-        last_seq: number;
-        is_muted: boolean;
-        unread_count: number;
-        updated_at: Date | string;
-        last_message_preview: string | null;
-        last_message_at: Date | string | null;
-        last_message_sender_id: string | null;
-        members: GroupMemberView[];
-      }>(
-        await db.execute(sql`
-          select c.id, c.title, c.owner_id, c.status, c.last_seq, p.is_muted, ${unreadOf} as unread_count,
-            c.updated_at, c.last_message_at, c.last_message_sender_id,
-            case when exists (select 1 from blocks bl where bl.blocker_id = ${userId}::uuid
-                and bl.blocked_id = c.last_message_sender_id) then '' else c.last_message_preview end
-              as last_message_preview,
-            (select coalesce(json_agg(json_build_object('userId', q.user_id, 'name', coalesce(pr.name, u.name),
-                'photo', pr.photos->>0, 'readSeq', q.last_read_seq,
-                'deliveredSeq', greatest(q.delivered_seq, q.last_read_seq)) order by q.user_id), '[]'::json)
-              from conversation_participants q join users u on u.id = q.user_id
-              left join profiles pr on pr.user_id = q.user_id
-              where q.conversation_id = c.id and q.left_at is null) as members
-          from conversation_participants p join conversations c on c.id = p.conversation_id
-          where p.user_id = ${userId}::uuid and p.left_at is null and c.kind = 'group' ${one}
-          order by c.updated_at desc, c.id desc
-          limit 200`),
+      return rowsOf<GroupViewRow>(await db.execute(groupViewsQuery(userId, sql`p.left_at is null ${one}`))).map(
+        toGroupView,
       );
-      return rows.map((row) => ({
-        conversationId: row.id,
-        title: row.title,
-        ownerId: row.owner_id,
-        status: row.status === 'closed' ? 'closed' : 'active',
-        lastSeq: Number(row.last_seq),
-        isMuted: row.is_muted,
-        unreadCount: Math.min(UNREAD_CAP, Number(row.unread_count)),
-        updatedAt: asDate(row.updated_at),
-        lastMessage:
-          row.last_message_at && row.last_message_sender_id
-            ? {
-                text: row.last_message_preview ?? '',
-                at: asDate(row.last_message_at),
-                senderId: row.last_message_sender_id,
-              }
-            : null,
-        members: row.members,
-      }));
+    },
+
+    /**
+     * What the sync (decision 0041) carries of the user's groups: those changed in transactions at
+     * or after `horizon` (a message, a member in or out, a receipt of another member, the user's own
+     * flags) as they are now, and those the user left or was removed from since then.
+     */
+    async findChangedViews(
+      executor: SqlExecutor,
+      userId: string,
+      horizon: string,
+    ): Promise<{ groups: GroupView[]; removedIds: string[] }> {
+      const isAll = horizon === '0';
+      const changed = isAll
+        ? sql`true`
+        : sql`(c.changed_xid >= ${horizon}::xid8 or p.changed_xid >= ${horizon}::xid8
+            or exists (select 1 from conversation_participants x where x.conversation_id = c.id
+              and x.user_id <> p.user_id and x.receipt_xid >= ${horizon}::xid8))`;
+      const groups = rowsOf<GroupViewRow>(
+        await executor.execute(groupViewsQuery(userId, sql`p.left_at is null and ${changed}`)),
+      ).map(toGroupView);
+      const removed = rowsOf<{ id: string }>(
+        await executor.execute(sql`select p.conversation_id as id from conversation_participants p
+          join conversations c on c.id = p.conversation_id
+          where p.user_id = ${userId}::uuid and c.kind = 'group' and p.left_at is not null
+            ${isAll ? sql`` : sql`and p.changed_xid >= ${horizon}::xid8`}`),
+      );
+      return { groups, removedIds: removed.map((row) => row.id) };
     },
 
     /** Display names and photos of the given users. */
