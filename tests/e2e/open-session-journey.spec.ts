@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { registerAccount } from './helpers/accounts.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { pageFor, profileBody, type SignedIn, signIn } from './helpers/chat-setup.ts';
 import { remoteSpot } from './helpers/spots.ts';
 import { expect, test } from './helpers/test.ts';
@@ -143,6 +144,7 @@ test('an open session end to end: found or not, joined, group chat, leave, share
   await expect(people).not.toContainText('Bea');
   await expect(pageC.getByText('Altafit Argüelles, Calle de la Princesa 50, Madrid')).toBeVisible();
   await expect(pageC.getByTestId('shared-check-in')).toContainText('preguntaremos a Ana «¿Todo bien?»');
+  expect(await seriousViolations(pageC)).toEqual([]);
 
   // The session happens (a development tool: it ended a minute ago, the check-in with it is due).
   const rewound = await request.post(`/api/dev/open-sessions/${sessionId}/rewind`, { headers: auth(host) });
