@@ -85,6 +85,14 @@ describe('open sessions: connect after training', () => {
     const stranger = await api.userWithProfile({}, 'Elia');
     const session = await heldWith(host, [bea, cris], asker);
 
+    // Before connecting, Alba and Bea are in each other's deck.
+    const deckOf = async (user: TestUser) => {
+      const answer = await api.get(`/profiles/${user.userId}/recommended?limit=50`, user.token);
+      expect(answer.status).toBe(200);
+      return (answer.body.profiles as { userId: string }[]).map((profile) => profile.userId);
+    };
+    expect(await deckOf(bea)).toContain(host.userId);
+
     const early = await connect(bea, session, host);
     expect(early.status).toBe(409);
     expect(early.body.message).toBe(A.notEnded);
@@ -172,8 +180,11 @@ describe('open sessions: connect after training', () => {
     expect(await matchTitles(host)).toBe(1);
     expect(await matchTitles(bea)).toBe(1);
 
-    // They can still meet in the deck (it leaves out people swiped, not people matched): a mutual
-    // like there answers the match they have, and tells nobody of a «new» one.
+    // Matched, they leave each other's deck (decision 0055, session 17) ...
+    expect(await deckOf(bea)).not.toContain(host.userId);
+    expect(await deckOf(host)).not.toContain(bea.userId);
+    // ... but a like from a deck another device still holds answers the match they have, and tells
+    // nobody of a «new» one.
     clock.set(new Date(endOf(session) + 2 * MINUTE));
     for (const [from, to] of [
       [bea, host],

@@ -151,7 +151,7 @@ describe('the deck index (docs/decisions/0022)', () => {
     expect(filtered).toBeGreaterThan(20);
   });
 
-  it('reflects a new profile, an edit, a move, a block, a deletion and a swipe in the next deck request', async () => {
+  it('reflects a new profile, an edit, a move, a block, a swipe, a match and a deletion in the next deck request', async () => {
     const murcia = { latitude: 37.9922, longitude: -1.1307 };
     const place = (km: number, extra: Record<string, unknown> = {}) => ({
       location: { ...east(murcia.latitude, murcia.longitude, km), city: 'Murcia' },
@@ -193,6 +193,13 @@ describe('the deck index (docs/decisions/0022)', () => {
       viewer.token,
     );
     expect(swipe.status).toBe(200);
+    expect((await deck(viewer)).totalProfiles).toBe(2);
+    // A match made without a swipe («Conectar» after an open session, decision 0055).
+    const connected = await api.userWithProfile(place(1), 'Sara');
+    expect((await deck(viewer)).totalProfiles).toBe(3);
+    await app.database.db.execute(sql`insert into matches (user_low, user_high, swipe_type)
+      values (least(${viewer.userId}::uuid, ${connected.userId}::uuid),
+        greatest(${viewer.userId}::uuid, ${connected.userId}::uuid), 'like')`);
     expect((await deck(viewer)).totalProfiles).toBe(2);
     const deleted = await api.call('DELETE', '/account', { body: { confirmation: 'ELIMINAR' }, token: leaving.token });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);

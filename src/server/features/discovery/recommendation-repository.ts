@@ -73,7 +73,7 @@ export function createRecommendationRepository(db: Database) {
 
     /**
      * The profiles of a deck page that may still be shown: still active and visible, not swiped
-     * meanwhile (from another device), no block since the deck was computed.
+     * meanwhile (from another device), no block and no match («Conectar») since the deck was computed.
      */
     async showableProfiles(viewerId: string, userIds: readonly string[]): Promise<StoredProfile[]> {
       if (userIds.length === 0) return [];
@@ -88,6 +88,8 @@ export function createRecommendationRepository(db: Database) {
             sql`not exists (select 1 from swipes s where s.swiper_id = ${viewerId}::uuid and s.target_id = ${p.userId})`,
             sql`not exists (select 1 from blocks b where (b.blocker_id = ${viewerId}::uuid and b.blocked_id = ${p.userId})
               or (b.blocker_id = ${p.userId} and b.blocked_id = ${viewerId}::uuid))`,
+            sql`not exists (select 1 from matches m where m.user_low = least(${viewerId}::uuid, ${p.userId})
+              and m.user_high = greatest(${viewerId}::uuid, ${p.userId}))`,
           ),
         );
       return rows.map(toStoredProfile);

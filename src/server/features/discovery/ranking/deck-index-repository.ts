@@ -137,6 +137,10 @@ export function createDeckIndexRepository(db: Database) {
       blockers: sql<
         string | null
       >`(select string_agg(b.blocker_id::text, ',') from blocks b where b.blocked_id = ${viewer}::uuid)`,
+      // A match made without a swipe («Conectar» after an open session, decision 0055).
+      matched: sql<string | null>`(select string_agg(m.id::text, ',') from (
+        select user_high as id from matches where user_low = ${viewer}::uuid
+        union all select user_low from matches where user_high = ${viewer}::uuid) m)`,
       // The viewer's /config filters (deck-filters.ts), read with the row that ranks.
       search: sql<unknown>`(select us.settings -> 'search' from ${userSettings} us where us.user_id = ${viewer}::uuid)`,
     })
@@ -149,7 +153,9 @@ export function createDeckIndexRepository(db: Database) {
   const pageRowsWhere = sql`${p.userId} = any(${sql.placeholder('userIds')}::uuid[]) and ${p.active} and ${p.visible}
     and not exists (select 1 from swipes s where s.swiper_id = ${viewer}::uuid and s.target_id = ${p.userId})
     and not exists (select 1 from blocks b where b.blocker_id = ${viewer}::uuid and b.blocked_id = ${p.userId})
-    and not exists (select 1 from blocks b where b.blocker_id = ${p.userId} and b.blocked_id = ${viewer}::uuid)`;
+    and not exists (select 1 from blocks b where b.blocker_id = ${p.userId} and b.blocked_id = ${viewer}::uuid)
+    and not exists (select 1 from matches m where m.user_low = least(${viewer}::uuid, ${p.userId})
+      and m.user_high = greatest(${viewer}::uuid, ${p.userId}))`;
   const pageProfilesQuery = db
     .select({ profile: storedProfileColumns, privacy: pagePrivacy })
     .from(p)
@@ -184,8 +190,9 @@ export function createDeckIndexRepository(db: Database) {
 
     /**
      * The viewer's own profile row, their /config filters and everyone the viewer's deck must leave
-     * out — swiped by the viewer, blocked by the viewer, or blocking the viewer — in one statement (index-only reads of
-     * swipes (swiper_id, target_id) and both block indexes).
+     * out — swiped by the viewer, blocked by the viewer, blocking the viewer, or matched with them —
+     * in one statement (index-only reads of swipes (swiper_id, target_id), both block indexes and
+     * both of matches').
      */
     async viewerState(
       viewerId: string,
@@ -196,7 +203,12 @@ export function createDeckIndexRepository(db: Database) {
     > {
       const [row] = await viewerStateQuery.execute({ viewerId, sessionId });
       if (!row) return undefined;
-      const excluded = new Set([...idList(row.swiped), ...idList(row.blocked), ...idList(row.blockers)]);
+      const excluded = new Set([
+        ...idList(row.swiped),
+        ...idList(row.blocked),
+        ...idList(row.blockers),
+        ...idList(row.matched),
+      ]);
       const filters = deckFiltersOfStored(row.search);
       return { profile: row.profile, excluded, filters, session: sessionOf(sessionId, row.session) };
     },

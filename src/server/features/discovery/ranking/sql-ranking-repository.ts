@@ -100,7 +100,7 @@ function distanceSql(viewer: DeckViewer) {
  * given, at most `size`, each with `total` = every candidate (when `after` is null).
  *
  * Mutual rules in SQL: both active and visible, not the viewer, not swiped by the viewer, no
- * block either way, each one's gender preference and age range accepting the other, the
+ * block either way, no match between them (one made without a swipe: «Conectar»), each one's gender preference and age range accepting the other, the
  * distance within both maximum distances, and the viewer's own filters (level, part of the day).
  * The box over the snapped position (profiles_deck_idx) bounds the rows read; haversine then cuts
  * the exact radius. That index holds every column read here (the filters' columns are the score's),
@@ -144,6 +144,9 @@ export function rankedCandidatesSql(viewer: DeckViewer, after: DeckKey | null, s
         and ${p.userId} not in (select s.target_id from swipes s where s.swiper_id = ${viewer.userId}::uuid)
         and ${p.userId} not in (select b.blocked_id from blocks b where b.blocker_id = ${viewer.userId}::uuid)
         and ${p.userId} not in (select b.blocker_id from blocks b where b.blocked_id = ${viewer.userId}::uuid)
+        -- Matched (or once matched) without a swipe: «Conectar» after an open session (decision 0055).
+        and ${p.userId} not in (select m.user_high from matches m where m.user_low = ${viewer.userId}::uuid)
+        and ${p.userId} not in (select m.user_low from matches m where m.user_high = ${viewer.userId}::uuid)
     )
     select c.user_id, c.score, c.distance_km, count(*) over () as total
     from c
