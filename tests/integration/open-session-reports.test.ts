@@ -9,7 +9,7 @@ import type { ReportDetail, ReportQueueItem } from '#shared/moderation/moderatio
 import { OPEN_SESSION_MESSAGES as M, type OpenSession } from '#shared/open-sessions/open-session-schemas';
 import { SAFETY_MESSAGES as S } from '#shared/safety/safety-schemas';
 import { rowsOf } from '../../src/server/db/rows.ts';
-import { eventually, nextEventMatching } from '../helpers/chat-api.ts';
+import { eventually, nextEventMatching, recordEvents } from '../helpers/chat-api.ts';
 import { createDiscoveryApi, type DiscoveryApi, type TestUser } from '../helpers/discovery-api.ts';
 import { createModerationClient, createModerator } from '../helpers/moderation-api.ts';
 import { createOpenSessionApi, type OpenSessionApi } from '../helpers/open-session-api.ts';
@@ -279,6 +279,41 @@ describe('reports and blocks in open sessions and their group chats', () => {
     expect(notified).toContain(host.userId);
     expect(notified).not.toContain(bea.userId);
     expect((await group(bea)).members).toHaveLength(3);
+  });
+
+  it('a member no longer hears the typing of someone they blocked, from the block on', async () => {
+    const host = await api.userWithProfile({}, 'Dalia');
+    const bea = await api.userWithProfile({}, 'Enma');
+    const carlos = await api.userWithProfile({}, 'Fede');
+    const { conversationId } = await sessionWith(host, [bea, carlos]);
+    const [beaSocket, hostSocket, carlosSocket] = await Promise.all([
+      connectSocket(app, { token: bea.token }),
+      connectSocket(app, { token: host.token }),
+      connectSocket(app, { token: carlos.token }),
+    ]);
+    type Typing = { userId: string; conversationId: string; isTyping: boolean };
+    const typingAtBea = (from: TestUser) =>
+      nextEventMatching<Typing>(beaSocket, 'userTyping', (event) => event.userId === from.userId);
+    try {
+      // Before the block Bea hears Carlos (the group's membership is now known on this node).
+      const before = typingAtBea(carlos);
+      carlosSocket.emit('typing', { conversationId, isTyping: true });
+      expect((await before).conversationId).toBe(conversationId);
+
+      expect((await api.post('/safety/blocks', { userId: carlos.userId }, bea.token)).status).toBe(201);
+      const heard = recordEvents(beaSocket);
+      carlosSocket.emit('typing', { conversationId, isTyping: true });
+      // The host's typing, sent after Carlos's on the same node, is the barrier.
+      const barrier = typingAtBea(host);
+      hostSocket.emit('typing', { conversationId, isTyping: true });
+      await barrier;
+      const fromCarlos = heard.filter(
+        (event) => event.name === 'userTyping' && (event.payload as Typing).userId === carlos.userId,
+      );
+      expect(fromCarlos).toEqual([]);
+    } finally {
+      for (const socket of [beaSocket, hostSocket, carlosSocket]) socket.close();
+    }
   });
 
   it('after the end the record stays and only the group chat follows the block', async () => {

@@ -3,8 +3,17 @@ import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
 
 /** A match as the membership checks see it: its two users never change; `isLive` can end. */
 export type PairMembership = { kind: 'match'; conversationId: string; userA: string; userB: string; isLive: boolean };
-/** A group (docs/decisions/0056): its current members (`group-changed` on the bus when they change). */
-export type GroupMembership = { kind: 'group'; conversationId: string; members: readonly string[]; isLive: boolean };
+/**
+ * A group (docs/decisions/0056): its current members (`group-changed` on the bus when they change),
+ * and for each member the members they blocked (whom they do not hear typing; session 17).
+ */
+export type GroupMembership = {
+  kind: 'group';
+  conversationId: string;
+  members: readonly string[];
+  isLive: boolean;
+  blockedBy?: Readonly<Record<string, readonly string[]>>;
+};
 export type Membership = PairMembership | GroupMembership;
 
 /** Whether the user is one of the conversation's (current) members. */

@@ -211,14 +211,21 @@ export function createConversationRepository(db: Database) {
         user_b: string;
         group_members: string[] | null;
         status: string;
+        blocked_pairs: [string, string][] | null;
       }>(
-        await db.execute(sql`select c.id, c.kind, c.user_a, c.user_b, c.group_members, ${effectiveStatus} as status
+        await db.execute(sql`select c.id, c.kind, c.user_a, c.user_b, c.group_members, ${effectiveStatus} as status,
+            case when c.kind = 'group' then (select json_agg(json_build_array(b.blocked_id, b.blocker_id))
+              from blocks b where b.blocker_id = any(c.group_members) and b.blocked_id = any(c.group_members))
+            end as blocked_pairs
           from conversations c where c.id = ${conversationId}::uuid`),
       )[0];
       if (!row) return undefined;
       const isLive = row.status === 'active';
       if (row.kind === 'group') {
-        return { kind: 'group', conversationId: row.id, members: row.group_members ?? [], isLive };
+        // Who blocked whom among the members: a member's typing is not relayed to those who blocked them.
+        const blockedBy: Record<string, string[]> = {};
+        for (const [blocked, blocker] of row.blocked_pairs ?? []) (blockedBy[blocked] ??= []).push(blocker);
+        return { kind: 'group', conversationId: row.id, members: row.group_members ?? [], isLive, blockedBy };
       }
       return { kind: 'match', conversationId: row.id, userA: row.user_a, userB: row.user_b, isLive };
     },

@@ -285,7 +285,9 @@ export function createGroupChat(deps: {
     /** Who is typing, to the group's other members (volatile, as a match's). */
     typing(userId: string, group: GroupMembership, isTyping: boolean): void {
       if (!group.isLive) return;
-      const others = group.members.filter((member) => member !== userId);
+      // Not to those who blocked the typist (their messages reach them without text: session 17).
+      const blockers = group.blockedBy?.[userId] ?? [];
+      const others = group.members.filter((member) => member !== userId && !blockers.includes(member));
       if (others.length === 0) return;
       const event = { userId, conversationId: group.conversationId, isTyping };
       realtime.emitToUser(others, CHAT_EVENTS.userTyping, event, { volatile: true });

@@ -44,6 +44,9 @@ export async function registerSafety(
         void deps.bus.publish({ type: 'pair-ended', userIds: [userId], conversationIds: [conversationId] });
         chatRealtime.emitToUser(userId, 'conversationUpdated', { conversationId, status });
       },
+      groupsChanged(conversationIds) {
+        void deps.bus.publish({ type: 'group-changed', conversationIds });
+      },
     },
     revokeAllSessions: (userId) => deps.sessions.revokeAllSessions(userId, 'revoked'),
     // Applied on this node before the answer (the deck index drops the profile: decision 0022).

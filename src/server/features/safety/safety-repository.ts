@@ -75,6 +75,17 @@ export function createSafetyRepository(db: Database) {
       });
     },
 
+    /** The group conversations both are current members of (whose membership caches hold their blocks). */
+    async sharedGroups(a: string, b: string): Promise<string[]> {
+      return rowsOf<{ conversation_id: string }>(
+        await db.execute(sql`select p.conversation_id from conversation_participants p
+          join conversation_participants q on q.conversation_id = p.conversation_id and q.user_id = ${b}::uuid
+            and q.left_at is null
+          join conversations c on c.id = p.conversation_id and c.kind = 'group'
+          where p.user_id = ${a}::uuid and p.left_at is null`),
+      ).map((row) => row.conversation_id);
+    },
+
     /** True when there was a block to remove. The conversations stay ended. */
     async unblock(blockerId: string, blockedId: string): Promise<boolean> {
       const removed = await db

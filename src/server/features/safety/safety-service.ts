@@ -24,6 +24,8 @@ const EXPORT_RULE: RateLimitRule = { name: 'safety-export', limit: 10, windowMs:
 /** How the safety feature reaches sockets, without knowing Socket.IO (safety-module.ts implements it). */
 export type SafetyRealtime = {
   conversationEnded(userId: string, conversationId: string, status: 'blocked' | 'unmatched'): void;
+  /** Groups whose members' blocks changed: every node reads their membership again (typing relays). */
+  groupsChanged?(conversationIds: readonly string[]): void;
 };
 
 /**
@@ -81,6 +83,12 @@ export function createSafetyService(deps: SafetyServiceDeps) {
     if (!(await repository.findAccount(otherId))) throw notFound(SAFETY_MESSAGES.userNotFound);
   };
 
+  /** Groups the two share hear that a block between them changed (typing is not relayed across it). */
+  const groupsOfPairChanged = async (a: string, b: string) => {
+    const groups = await repository.sharedGroups(a, b);
+    if (groups.length > 0) realtime.groupsChanged?.(groups);
+  };
+
   const block = async (callerId: string, otherId: string) => {
     const changed = await repository.block(callerId, otherId, clock.now());
     for (const conversation of changed) {
@@ -88,6 +96,7 @@ export function createSafetyService(deps: SafetyServiceDeps) {
         realtime.conversationEnded(userId, conversation.conversationId, 'blocked');
       }
     }
+    await groupsOfPairChanged(callerId, otherId);
     // The block stands once stored; what other features do about it is logged when it fails.
     await deps.afterBlock?.(callerId, otherId).catch((error: unknown) => {
       deps.logger.error({ err: error, userId: callerId }, 'safety: after-block work failed');
@@ -134,6 +143,7 @@ export function createSafetyService(deps: SafetyServiceDeps) {
     async unblock(callerId: string, otherId: string): Promise<{ success: true; message: string }> {
       await enforceRateLimits(limiter, [{ rule: BLOCK_RULE, key: callerId }], SAFETY_MESSAGES.blockRateLimited);
       if (!(await repository.unblock(callerId, otherId))) throw notFound(SAFETY_MESSAGES.blockNotFound);
+      await groupsOfPairChanged(callerId, otherId);
       return { success: true, message: SAFETY_MESSAGES.unblocked };
     },
 
