@@ -224,7 +224,9 @@ export function createConversationRepository(db: Database) {
       if (row.kind === 'group') {
         // Who blocked whom among the members: a member's typing is not relayed to those who blocked them.
         const blockedBy: Record<string, string[]> = {};
-        for (const [blocked, blocker] of row.blocked_pairs ?? []) (blockedBy[blocked] ??= []).push(blocker);
+        for (const [blocked, blocker] of row.blocked_pairs ?? []) {
+          blockedBy[blocked] = [...(blockedBy[blocked] ?? []), blocker];
+        }
         return { kind: 'group', conversationId: row.id, members: row.group_members ?? [], isLive, blockedBy };
       }
       return { kind: 'match', conversationId: row.id, userA: row.user_a, userB: row.user_b, isLive };
