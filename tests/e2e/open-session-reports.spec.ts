@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import type { ReportQueueItem } from '#shared/moderation/moderation-schemas';
 import { registerAccount } from './helpers/accounts.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { matchUsers, pageFor, signIn, userWithProfile } from './helpers/chat-setup.ts';
 import { grantModerator } from './helpers/moderator.ts';
 import { sessionWithMember } from './helpers/open-sessions.ts';
@@ -75,6 +76,7 @@ test('reports from an open session and its group chat reach the console, which r
   await sessionDialog.getByRole('radio', { name: /Spam o venta/ }).check();
   await sessionDialog.getByLabel('Detalles (opcional)').fill('Vende batidos en la nota');
   await shoot(page, 'session-report-sheet');
+  expect(await seriousViolations(page)).toEqual([]);
   await sessionDialog.getByRole('button', { name: 'Enviar denuncia' }).click();
   await expect(page.getByText('Denuncia guardada: se enviará en cuanto vuelva la conexión.')).toBeVisible();
   await page.context().setOffline(false);
@@ -104,6 +106,7 @@ test('reports from an open session and its group chat reach the console, which r
   await groupDialog.getByLabel('Mensaje (opcional)').selectOption({ label: rude });
   await groupDialog.getByRole('radio', { name: /Acoso/ }).check();
   await shoot(page, 'group-report-sheet');
+  expect(await seriousViolations(page)).toEqual([]);
   await groupDialog.getByRole('button', { name: 'Enviar denuncia' }).click();
   await expect(page.getByText('Denuncia enviada. La revisaremos lo antes posible.')).toBeVisible();
 
@@ -129,6 +132,7 @@ test('reports from an open session and its group chat reach the console, which r
   await section.scrollIntoViewIfNeeded();
   await expect(section).toContainText('Pierna');
   await shoot(desk, 'console-session-report');
+  expect(await seriousViolations(desk)).toEqual([]);
   await section.getByRole('button', { name: 'Retirar el entreno' }).click();
   await expect(desk.getByTestId('reported-session-status')).toHaveText('Retirado');
 
