@@ -110,7 +110,7 @@ export function ReportDetail({ reportId }: { reportId: string }) {
                 <p className="text-base font-semibold text-stone-900 dark:text-stone-50">
                   {reported.age ? `${reported.name}, ${reported.age}` : reported.name}
                 </p>
-                <p>{reported.email}</p>
+                <p className="break-all">{reported.email}</p>
                 {reported.city && <p>{reported.city}</p>}
                 <p>
                   {reported.isDeleted
