@@ -10,6 +10,8 @@ export type HttpLoad = {
   rate: number;
   requests: HttpRequestSpec[];
   countProfiles?: boolean;
+  /** Count the items of this array of each answer instead of `profiles` (e.g. `sessions`). */
+  countKey?: string;
   /** Closed loop instead: this many requests in flight, for at most `seconds` (saturated throughput). */
   closed?: { concurrency: number; seconds: number };
 };
@@ -20,7 +22,7 @@ export type HttpLoadResult = {
   sent: number;
   overloaded: boolean;
   statuses: Record<number, number>;
-  /** With countProfiles: answers whose `profiles` array was not empty, and the profiles they held. */
+  /** With countProfiles (or countKey): answers whose `profiles` (`countKey`) array was not empty, and the items they held. */
   nonEmpty: number;
   profiles: number;
   firstError?: string;
@@ -34,11 +36,12 @@ async function fire(index: number) {
   const spec = load.requests[index] as HttpRequestSpec;
   const response = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.body });
   statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-  if (load.countProfiles) {
-    const body = (await response.json()) as { profiles?: unknown[] };
-    if (body.profiles && body.profiles.length > 0) {
+  if (load.countProfiles || load.countKey) {
+    const body = (await response.json()) as Record<string, unknown>;
+    const items = body[load.countKey ?? 'profiles'];
+    if (Array.isArray(items) && items.length > 0) {
       nonEmpty += 1;
-      profiles += body.profiles.length;
+      profiles += items.length;
     }
   } else {
     await response.arrayBuffer();

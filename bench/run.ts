@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   recommendations: async () => (await import('./recommendations.ts')).benchRecommendations(),
   'deck-profile': async () => (await import('./deck-profile.ts')).benchDeckProfile(),
   'deck-tail': async () => (await import('./deck-tail.ts')).benchDeckTail(),
+  'nearby-sessions': async () => (await import('./nearby-sessions.ts')).benchNearbySessions(),
   swipes: async () => (await import('./swipes.ts')).benchSwipes(),
   messages: async () => (await import('./messages.ts')).benchMessages(),
   'message-cost': async () => (await import('./message-cost.ts')).benchMessageCost(),

@@ -38,16 +38,19 @@ async function isGenerated(app: App, scale: Scale): Promise<boolean> {
 
 /**
  * An app on PostgreSQL over the benchmark data set. The database `entreno_bench_<profiles>_<swipes>`
- * is kept between runs (the data is deterministic), and generated when missing or incomplete.
+ * is kept between runs (the data is deterministic), and generated when missing or incomplete. A
+ * bench that adds rows of its own names a database of its own (`database`) and drops it after
+ * (`dropDatabase`).
  */
 export async function postgresApp(
   scale: Scale,
   log: (line: string) => void = () => {},
   /** Settings shared by several nodes of one run (the token secret, the Redis key prefix). */
   overrides: Partial<Config> = {},
+  options: { database?: string } = {},
 ) {
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set');
-  const name = `entreno_bench_v${DATA_VERSION}_${scale.profiles}_${scale.swipesPerUser}`;
+  const name = options.database ?? `entreno_bench_v${DATA_VERSION}_${scale.profiles}_${scale.swipesPerUser}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
@@ -80,6 +83,18 @@ export async function postgresApp(
     app = await buildApp({ ...baseConfig(), databaseUrl: url.toString(), redisUrl: REDIS_URL, ...overrides });
   }
   return app;
+}
+
+/** Drops a database of DATABASE_URL's server (a bench's own, once its app is closed). */
+export async function dropDatabase(name: string): Promise<void> {
+  if (!DATABASE_URL) return;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /**
