@@ -95,7 +95,7 @@ describe('sharing an open session with someone you trust', () => {
       isCancelled: false,
       checkIn: null,
     });
-    // The requester is nobody's business; no ids, no conversation, no position.
+    // The requester is nobody's business (yet); no ids, no conversation, no position.
     const text = JSON.stringify(shared);
     for (const secretThing of [host.userId, ana.userId, bea.userId, requester.userId, session._id, 'latitude'])
       expect(text).not.toContain(secretThing);
@@ -117,6 +117,15 @@ describe('sharing an open session with someone you trust', () => {
       ['Ana', false],
       ['Bea', false],
     ]);
+
+    // Rita, approved now, shows on both pages: each sharer's notice reaches her too, once.
+    const approved = await sessions.write(host, `${session._id}/requests/${requester.userId}`, { decision: 'approve' });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect((await shownOf(secret)).people.map((person) => person.firstName)).toEqual(['Gema', 'Bea', 'Rita']);
+    await expect.poll(async () => (await notificationsOf(requester, 'Entreno compartido')).length).toBe(2);
+    const bodies = (await notificationsOf(requester, 'Entreno compartido')).map((notice) => notice.body.split(' ')[0]);
+    expect(bodies.sort()).toEqual(['Ana', 'Gema']);
+    expect(await notificationsOf(bea, 'Entreno compartido')).toHaveLength(2);
   });
 
   it('only the host and approved members share; only the sharer lists, revokes or answers; a Spanish 4xx otherwise', async () => {

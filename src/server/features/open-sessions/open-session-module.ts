@@ -80,6 +80,12 @@ export async function registerOpenSessions(
     limiter: deps.limiter,
     clock: deps.clock,
     logger: http.log,
+    // Someone approved after a link was made is told, as those in it then were (0054, session 17);
+    // `shares` is made below, and approvals only come with requests, once all is registered.
+    onApproved: (session, userId) =>
+      void shares
+        .tellNewcomer(session, userId)
+        .catch((error: unknown) => http.log.warn({ err: error }, 'open sessions: share notice failed')),
   });
   // «Salir» in a session's chat leaves the session (docs/decisions/0056).
   deps.groupChat?.onLeave?.((userId, conversationId, clientId) => sessions.leaveChat(userId, conversationId, clientId));

@@ -62,6 +62,8 @@ export type OpenSessionServiceDeps = {
   logger: Logger;
   /** How long a claimed reminder is this node's before another may take it. */
   jobLeaseMs?: number;
+  /** Someone took a place (sharing: whoever shared it already tells them, docs/decisions/0054). */
+  onApproved?(session: OpenSessionRecord, userId: string): void;
 };
 
 export type OpenSessionService = ReturnType<typeof createOpenSessionService>;
@@ -314,6 +316,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
           tell([session.hostId], session, 'Nueva solicitud', `${name} quiere unirse a tu entreno (${what(session)}).`);
         } else {
           tell([session.hostId], session, 'Nuevo compañero', `${name} se ha unido a tu entreno (${what(session)}).`);
+          deps.onApproved?.(session, caller.userId);
         }
       }
       return current(caller.userId, session.id);
@@ -332,6 +335,7 @@ export function createOpenSessionService(deps: OpenSessionServiceDeps) {
       if (outcome.kind === 'applied') {
         if (approve) {
           tell([target], session, 'Solicitud aceptada', `Ya estás en el entreno de ${what(session)}.`);
+          deps.onApproved?.(session, target);
         } else {
           tell([target], session, 'Solicitud no aceptada', `No hay sitio para ti en el entreno de ${what(session)}.`);
         }

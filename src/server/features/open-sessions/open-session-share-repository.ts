@@ -114,6 +114,18 @@ export function createOpenSessionShareRepository(db: Database) {
       return { kind: 'refused' };
     },
 
+    /** Who has a live link to the session (not revoked, not expired, still in it), besides `userId`. */
+    async liveSharers(sessionId: string, userId: string, now: Date): Promise<{ userId: string; name: string }[]> {
+      return rowsOf<{ user_id: string; name: string | null }>(
+        await db.execute(sql`
+          select distinct sh.user_id, (select coalesce(p.name, u.name) from users u
+              left join profiles p on p.user_id = u.id where u.id = sh.user_id) as name
+          from quedada_shares sh join open_sessions s on s.id = sh.session_id
+          where sh.session_id = ${sessionId}::uuid and sh.user_id <> ${userId}::uuid
+            and sh.revoked_at is null and sh.expires_at > ${now}::timestamptz and ${isInSession(sql`sh.user_id`)}`),
+      ).map((row) => ({ userId: row.user_id, name: row.name ?? '' }));
+    },
+
     findByClientId(userId: string, clientId: string): Promise<SessionShareRecord | undefined> {
       return one(sql`select * from quedada_shares where user_id = ${userId}::uuid and client_id = ${clientId}::text
         and session_id is not null`);

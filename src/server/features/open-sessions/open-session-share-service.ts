@@ -62,6 +62,27 @@ export function createOpenSessionShareService(deps: {
     throw notFound(OPEN_SESSION_MESSAGES.notFound);
   };
 
+  /** «Entreno compartido» to `userIds`: who shared it, never the link. */
+  const tellShared = (session: OpenSessionRecord, sharer: { userId: string; name: string }, userIds: string[]) => {
+    const what = `${session.activity}, ${quedadaWhen(session.startsAt)}`;
+    for (const userId of userIds) {
+      deps.notifier
+        ?.notify(userId, {
+          type: 'activity',
+          title: 'Entreno compartido',
+          body: `${firstName(sharer.name)} ha compartido el entreno (${what}) con un contacto de confianza.`,
+          referenceId: session.id,
+          referenceType: 'openSession',
+          collapseKey: `open-session:${session.id}:shared:${sharer.userId}`,
+          url: sessionUrl(session.id),
+          setting: 'trainingRequests',
+        })
+        .catch((error: unknown) =>
+          logger.warn({ err: error, sessionId: session.id }, 'open sessions: share notice failed'),
+        );
+    }
+  };
+
   /** Why a held session cannot be shared now, or null. */
   const closed = (session: OpenSessionRecord): AppError | null => {
     if (session.status !== 'open') return conflict(OPEN_SESSION_MESSAGES.notOpen, 'NOT_OPEN');
@@ -99,24 +120,18 @@ export function createOpenSessionShareService(deps: {
         throw closed(current) ?? new AppError(409, SHARE_MESSAGES.invalidToken, 'SHARE_TOKEN');
       }
       // Everyone the page shows is told that it was shared (issue #35): never the link itself.
-      const what = `${session.activity}, ${quedadaWhen(session.startsAt)}`;
-      for (const userId of outcome.toldIds) {
-        deps.notifier
-          ?.notify(userId, {
-            type: 'activity',
-            title: 'Entreno compartido',
-            body: `${firstName(outcome.sharerName)} ha compartido el entreno (${what}) con un contacto de confianza.`,
-            referenceId: session.id,
-            referenceType: 'openSession',
-            collapseKey: `open-session:${session.id}:shared:${caller.userId}`,
-            url: sessionUrl(session.id),
-            setting: 'trainingRequests',
-          })
-          .catch((error: unknown) =>
-            logger.warn({ err: error, sessionId: session.id }, 'open sessions: share notice failed'),
-          );
-      }
+      tellShared(session, { userId: caller.userId, name: outcome.sharerName }, outcome.toldIds);
       return { share: toShare(outcome.share), isNew: true };
+    },
+
+    /**
+     * Someone just took a place: the page of every live link now shows them, so each sharer's
+     * notice reaches them too (collapsed per sharer, as the others' was).
+     */
+    async tellNewcomer(session: OpenSessionRecord, userId: string): Promise<void> {
+      for (const sharer of await shares.liveSharers(session.id, userId, clock.now())) {
+        tellShared(session, sharer, [userId]);
+      }
     },
 
     /** The caller's own links to a session (nobody else's): 404 to anyone not in it. */
