@@ -151,6 +151,44 @@ describe('open sessions', () => {
     expect((await api.get(`/open-sessions/${session._id}`, stranger.token)).status).toBe(404);
   });
 
+  it('lists beyond the search box only a match’s session, a repeat one is invited to, or one asked into', async () => {
+    // The list reads those by the viewer's own rows, not by the box (docs/decisions/0055, session 17).
+    const pair = await createMatchedPair(api, { names: ['Celia', 'Diana'] });
+    const [host, viewer] = [pair.a, pair.b];
+    const other = await api.userWithProfile({}, 'Elena'); // not matched with the viewer
+    const stranger = await api.userWithProfile({}, 'Fabiola');
+    const forMatches = await sessions.publish(host, { visibility: 'matches' });
+    const nearby = await sessions.publish(host);
+    const held = await sessions.publish(other);
+    const repeat = await sessions.publish(other);
+    expect((await sessions.write(viewer, `${held._id}/join`)).status).toBe(200);
+    expect((await sessions.write(viewer, `${nearby._id}/join`)).status).toBe(200);
+    for (const session of [forMatches, nearby, repeat]) {
+      await app.database.db.execute(
+        sql`update open_sessions set latitude = 41.39, longitude = 2.17 where id = ${session._id}::uuid`,
+      );
+    }
+    await app.database.db.execute(
+      sql`update open_sessions set repeat_of = ${held._id}::uuid where id = ${repeat._id}::uuid`,
+    );
+
+    const seen = await nearbyIds(viewer);
+    expect(seen).toEqual(expect.arrayContaining([forMatches._id, repeat._id, held._id]));
+    // Far for the nearby rule, and neither a «Mis matches» session nor a repeat: not in this list.
+    expect(seen).not.toContain(nearby._id);
+    const strangerSees = await nearbyIds(stranger);
+    expect(strangerSees).not.toContain(forMatches._id);
+    expect(strangerSees).not.toContain(repeat._id);
+
+    // Once the match is over, the «Mis matches» session is listed only to whoever holds a place in it.
+    expect((await sessions.write(viewer, `${forMatches._id}/join`)).status).toBe(200);
+    await app.database.db.execute(sql`update conversations set status = 'unmatched'
+      where kind = 'match' and ${host.userId}::uuid in (user_a, user_b) and ${viewer.userId}::uuid in (user_a, user_b)`);
+    expect(await nearbyIds(viewer)).toContain(forMatches._id);
+    expect((await sessions.write(viewer, `${forMatches._id}/leave`)).status).toBe(200);
+    expect(await nearbyIds(viewer)).not.toContain(forMatches._id);
+  });
+
   it('first come takes the places; then «Completo»; a replayed join takes no second place', async () => {
     const host = await api.userWithProfile({}, 'Lola');
     const session = await sessions.publish(host, { places: 1, approval: 'first' });

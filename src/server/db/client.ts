@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -98,6 +100,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 export function preparedStatement<Row extends pg.QueryResultRow>(db: Database, name: string, text: string) {
   const pool = (db as unknown as { $client: pg.Pool }).$client;
   return async (values: unknown[]): Promise<Row[]> => (await pool.query<Row>({ name, text, values })).rows;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A `sql` query run as a named prepared statement named after its text (`prefix` and a hash), so a
+ * query built per call but of a few shapes (the viewer's preferences choose a branch) is parsed and
+ * planned once per shape and connection, and PostgreSQL may keep a generic plan for it. For hot
+ * reads whose best plan does not depend on the values. Rows come as node-postgres parses them
+ * (timestamps as Date).
+ */
+export async function executePrepared<Row extends pg.QueryResultRow>(
+  db: Database,
+  prefix: string,
+  query: SQL,
+): Promise<Row[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const pool = (db as unknown as { $client: pg.Pool }).$client;
+  return (await pool.query<Row>({ name, text, values: params })).rows;
 }
 
 async function openPool(config: pg.PoolConfig, kind: DatabaseKind, logger: DatabaseLogger | undefined) {

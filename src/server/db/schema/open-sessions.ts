@@ -83,6 +83,8 @@ export const openSessions = pgTable(
       .on(table.startsAt)
       .where(sql`${table.attendanceReminderDoneAt} is null and ${table.status} = 'open'`),
     index('open_sessions_host_idx').on(table.hostId, table.startsAt),
+    // «Entrenos abiertos cerca» finds the repeats a viewer is invited to (migration 0026).
+    index('open_sessions_repeat_of_idx').on(table.repeatOf).where(sql`${table.repeatOf} is not null`),
     check('open_sessions_places_check', sql`${table.places} between 1 and 7`),
   ],
 );

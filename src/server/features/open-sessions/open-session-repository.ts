@@ -6,7 +6,7 @@ import type {
   OpenSessionStatus,
   OpenSessionVisibility,
 } from '#shared/open-sessions/open-session-schemas';
-import type { Database } from '../../db/client.ts';
+import { type Database, executePrepared } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { boundingBox } from '../discovery/ranking/deck-geometry.ts';
 import type { DeckViewer } from '../discovery/ranking/deck-viewer.ts';
@@ -155,25 +155,27 @@ function visibleSql(viewer: DeckViewer, now: Date) {
     viewer.gender === null
       ? sql`hp.gender_preference = 'both'`
       : sql`hp.gender_preference in ('both', ${viewer.gender}::text)`;
+  // The blocks are read last: PostgreSQL tests these conditions in the order written, and most
+  // sessions of a list's box fail the host's cheap profile rules first (docs/decisions/0055, session 17).
   return sql`(s.host_id = ${me} or my.state in ('requested', 'approved') or (
     s.status = 'open' and s.starts_at > ${now}::timestamptz
     and hp.active and hp.visible
-    and ${notBlocked(me, sql`s.host_id`)}
-    and not exists (select 1 from open_session_members am join blocks b
-      on (b.blocker_id = ${me} and b.blocked_id = am.user_id) or (b.blocker_id = am.user_id and b.blocked_id = ${me})
-      where am.session_id = s.id and am.state = 'approved')
     and (
-      ${invitedSql(me)}
-      or (s.visibility = 'matches' and exists (select 1 from conversations c
-        where c.kind = 'match' and c.status = 'active'
-          and ((c.user_a = ${me} and c.user_b = s.host_id) or (c.user_a = s.host_id and c.user_b = ${me}))))
-      or (s.visibility = 'nearby'
+      (s.visibility = 'nearby'
         and ${acceptsHost} and ${acceptsViewer}
         and hp.birth_date <= ${viewer.youngestBirthDate}::date
         and hp.birth_date > ${viewer.oldestBirthDateExclusive}::date
         and hp.age_min <= ${viewer.age}::int and hp.age_max >= ${viewer.age}::int
         and ${distanceSql(viewer)} <= least(${viewer.maxDistanceKm}::float8, hp.max_distance_km::float8))
-    )))`;
+      or ${invitedSql(me)}
+      or (s.visibility = 'matches' and exists (select 1 from conversations c
+        where c.kind = 'match' and c.status = 'active'
+          and ((c.user_a = ${me} and c.user_b = s.host_id) or (c.user_a = s.host_id and c.user_b = ${me}))))
+    )
+    and ${notBlocked(me, sql`s.host_id`)}
+    and not exists (select 1 from open_session_members am join blocks b
+      on (b.blocker_id = ${me} and b.blocked_id = am.user_id) or (b.blocker_id = am.user_id and b.blocked_id = ${me})
+      where am.session_id = s.id and am.state = 'approved')))`;
 }
 
 /** What the host publishes: the stored columns a new session starts with. */
@@ -285,25 +287,54 @@ export function createOpenSessionRepository(db: Database) {
 
     /**
      * «Entrenos abiertos cerca»: open, upcoming sessions of others the viewer may see, by start
-     * and then distance. The box over the viewer's cell bounds the nearby ones' rows.
+     * and then distance. The box over the viewer's cell bounds the nearby ones' rows; beyond it
+     * only sessions for «Mis matches» or repeats are listed, and of those only the ones the viewer
+     * may see through a request or place (`my`), an invitation or a match with the host —
+     * `beyondBox` finds those few by the viewer's own rows. (A nearby rule's session is always in
+     * the box: the box is the deck's, wider than the viewer's maximum distance.) The page is
+     * chosen first over sessions and host profiles only; the cards are read for its rows alone.
      */
     async listNearby(viewer: DeckViewer, now: Date, limit: number): Promise<OpenSessionRecord[]> {
+      const me = sql`${viewer.userId}::uuid`;
       const box = boundingBox(viewer.latitude, viewer.longitude, viewer.maxDistanceKm);
-      const longitude =
+      const inBox = sql`(s.latitude between ${box.minLatitude}::float8 and ${box.maxLatitude}::float8 and ${
         box.minLongitude === null
           ? sql`true`
-          : sql`s.longitude between ${box.minLongitude}::float8 and ${box.maxLongitude}::float8`;
-      return rowsOf<Row>(
-        await db.execute(sql`select ${cardColumns}, my.state as my_state, ${invitedSql(sql`${viewer.userId}::uuid`)} as is_invited,
-            ${distanceSql(viewer)} as distance_km
-          from open_sessions s ${cardJoins}
-          left join open_session_members my on my.session_id = s.id and my.user_id = ${viewer.userId}::uuid
-          where s.status = 'open' and s.starts_at > ${now}::timestamptz and s.host_id <> ${viewer.userId}::uuid
-            and (s.visibility = 'matches' or s.repeat_of is not null or (s.latitude between ${box.minLatitude}::float8 and ${box.maxLatitude}::float8
-              and ${longitude}))
-            and ${visibleSql(viewer, now)}
-          order by s.starts_at asc, distance_km asc, s.id asc
-          limit ${limit}`),
+          : sql`s.longitude between ${box.minLongitude}::float8 and ${box.maxLongitude}::float8`
+      })`;
+      const beyondBox = sql`s.id = any(array(
+          select m.session_id from open_session_members m where m.user_id = ${me} and m.state in ('requested', 'approved')
+          union all
+          select r.id from open_session_members pm join open_sessions r on r.repeat_of = pm.session_id
+            where pm.user_id = ${me} and pm.state = 'approved'
+          union all
+          select h.id from conversations c
+            join open_sessions h on h.host_id = case when c.user_a = ${me} then c.user_b else c.user_a end
+            where (c.user_a = ${me} or c.user_b = ${me}) and c.kind = 'match' and c.status = 'active'
+              and h.status = 'open' and h.starts_at > ${now}::timestamptz))`;
+      // Prepared, one statement per shape (the viewer's preference branches): planning it took a
+      // third of its time at 100k profiles (docs/decisions/0055, session 17).
+      return (
+        await executePrepared<Row>(
+          db,
+          'open_sessions_nearby',
+          sql`select ${cardColumns}, my.state as my_state, ${invitedSql(me)} as is_invited,
+            page.distance_km
+          from (
+            select s.id, s.starts_at, ${distanceSql(viewer)} as distance_km
+            from open_sessions s left join profiles hp on hp.user_id = s.host_id
+            left join open_session_members my on my.session_id = s.id and my.user_id = ${me}
+            where s.status = 'open' and s.starts_at > ${now}::timestamptz and s.host_id <> ${me}
+              and (${inBox} or ${beyondBox})
+              and (s.visibility = 'matches' or s.repeat_of is not null or ${inBox})
+              and ${visibleSql(viewer, now)}
+            order by s.starts_at asc, distance_km asc, s.id asc
+            limit ${limit}
+          ) page
+          join open_sessions s on s.id = page.id ${cardJoins}
+          left join open_session_members my on my.session_id = s.id and my.user_id = ${me}
+          order by page.starts_at asc, page.distance_km asc, page.id asc`,
+        )
       ).map(toRecord);
     },
 
