@@ -153,6 +153,37 @@ function signedInChunks() {
   };
 }
 
+/**
+ * The entry's modules in chunks that import nothing leading back to it, so that the login page
+ * built at build time evaluates each ahead of the entry, in a task of its own
+ * (src/client/prerendered-start.ts, issue 34). In the entry they were one 20–40 ms task after the
+ * first paint: on Lighthouse's phone (4× the CPU time) the largest part of the blocking time. Each
+ * chunk's evaluation stays under 10 ms on this 2-core host:
+ *
+ * - `react-dom`: react-dom and its scheduler, started by src/client/react-dom-client.ts (react-dom
+ *   is CommonJS: its body runs where it is first required, so that module must be in the chunk);
+ * - `vendor`: the entry's other packages;
+ * - `entry-shared`: the entry's modules of src/shared (the schemas valibot builds as they are evaluated);
+ * - `services`: the entry's services (session, http, tokens…).
+ *
+ * The entry keeps the app's own start (app.tsx, the router's tree, main.tsx).
+ */
+function entryChunks() {
+  let entry: Set<string> | null = null;
+  return {
+    name: (id: string, graph: ModuleGraph) => {
+      entry ??= reachable(graph, ['main.tsx'], () => false);
+      if (!entry.has(id)) return null;
+      if (/node_modules[\\/](react-dom|scheduler)[\\/]/.test(id) || id === fromClient('react-dom-client.ts'))
+        return 'react-dom';
+      if (/node_modules[\\/]/.test(id)) return 'vendor';
+      if (id.startsWith(path.resolve('src/shared') + path.sep)) return 'entry-shared';
+      if (id.startsWith(fromClient('services') + path.sep)) return 'services';
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     UnoCSS(),
@@ -204,7 +235,7 @@ export default defineConfig({
         codeSplitting: {
           // A chunk takes only the modules `signedInChunks` names for it, never their imports too.
           includeDependenciesRecursively: false,
-          groups: [signedInChunks()],
+          groups: [entryChunks(), signedInChunks()],
         },
       },
     },

@@ -1,8 +1,8 @@
 import 'virtual:uno.css';
 import './ui/global.css';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
 import { App, loadInitialRoute } from './app/app.tsx';
+import { createRoot } from './react-dom-client.ts';
 import { registerServiceWorker } from './services/sw-registration.ts';
 import { startThemeSync } from './services/theme.ts';
 

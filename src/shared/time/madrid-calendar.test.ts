@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   dayNumber,
   isIsoDay,
@@ -37,5 +37,29 @@ describe('Madrid calendar', () => {
     expect(isIsoDay('2025-13-01')).toBe(false);
     expect(isIsoDay('2025-1-01')).toBe(false);
     expect(dayNumber('1970-01-02')).toBe(1);
+  });
+});
+
+describe('Madrid calendar at load', () => {
+  it('builds no date formatter until a date is formatted (the login page starts with none, issue 34)', async () => {
+    vi.resetModules();
+    const Original = Intl.DateTimeFormat;
+    let built = 0;
+    class Counted extends Original {
+      constructor(...options: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+        super(...options);
+        built += 1;
+      }
+    }
+    Intl.DateTimeFormat = Counted as typeof Intl.DateTimeFormat;
+    try {
+      const calendar = await import('./madrid-calendar.ts');
+      expect(built).toBe(0);
+      expect(calendar.madridClock('2025-01-15T08:05:00Z')).toBe('09:05');
+      calendar.madridClock('2025-01-15T09:05:00Z');
+      expect(built, 'built once, then reused').toBe(1);
+    } finally {
+      Intl.DateTimeFormat = Original;
+    }
   });
 });

@@ -8,26 +8,31 @@ export const TIME_ZONE = 'Europe/Madrid';
 
 const MS_PER_DAY = 86_400_000;
 
-// Building a DateTimeFormat is costly; these are built once and reused.
-const dayKeyFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-const clockFormat = new Intl.DateTimeFormat(LOCALE, {
-  timeZone: TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const longDateFormat = new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: 'numeric', month: 'long' });
-const longDateWithYearFormat = new Intl.DateTimeFormat(LOCALE, {
-  timeZone: TIME_ZONE,
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
+/**
+ * A value built on its first use and kept. A DateTimeFormat costs milliseconds to build (its
+ * locale's and time zone's data are loaded then), and the app's start formats no date: built at
+ * load, these four were most of the login page's start, after its first paint (issue 34).
+ */
+function builtOnFirstUse<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= build();
+    return value;
+  };
+}
+
+const dayKeyFormat = builtOnFirstUse(
+  () => new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }),
+);
+const clockFormat = builtOnFirstUse(
+  () => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+);
+const longDateFormat = builtOnFirstUse(
+  () => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: 'numeric', month: 'long' }),
+);
+const longDateWithYearFormat = builtOnFirstUse(
+  () => new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, day: 'numeric', month: 'long', year: 'numeric' }),
+);
 
 /** A date given as a Date, epoch milliseconds or an ISO string. */
 export type DateInput = Date | number | string;
@@ -47,7 +52,7 @@ export function madridDayKey(value: DateInput): string {
   // formatToParts costs microseconds each time).
   const minute = date.getTime() >= SINCE_WHOLE_MINUTE_OFFSETS ? Math.floor(date.getTime() / 60_000) : Number.NaN;
   if (minute === lastDayKey.minute) return lastDayKey.key;
-  const parts = dayKeyFormat.formatToParts(date);
+  const parts = dayKeyFormat().formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   const key = `${part('year')}-${part('month')}-${part('day')}`;
   if (!Number.isNaN(minute)) {
@@ -85,12 +90,12 @@ export function madridDaysBetween(earlier: DateInput, later: DateInput): number 
 
 /** "HH:mm" on a 24-hour clock in Madrid. */
 export function madridClock(value: DateInput): string {
-  return clockFormat.format(toDate(value));
+  return clockFormat().format(toDate(value));
 }
 
 /** "21 de noviembre", plus " de 2023" when the year differs from `now`'s year in Madrid. */
 export function longSpanishDate(value: DateInput, now: DateInput): string {
   const date = toDate(value);
   const sameYear = madridDayKey(date).slice(0, 4) === madridDayKey(now).slice(0, 4);
-  return (sameYear ? longDateFormat : longDateWithYearFormat).format(date);
+  return (sameYear ? longDateFormat : longDateWithYearFormat)().format(date);
 }
