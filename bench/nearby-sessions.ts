@@ -9,7 +9,8 @@
  * each figure is printed with the load average after it. Target: p95 ≤ 15 ms on PostgreSQL.
  *
  * PostgreSQL (DATABASE_URL) in a database of its own, `entreno_bench_nearby`, dropped at the end
- * (BENCH_NEARBY_KEEP=1 keeps it, to EXPLAIN the list on the seeded data); then the embedded
+ * (BENCH_NEARBY_KEEP=1 keeps it, to EXPLAIN the list on the seeded data; BENCH_NEARBY_PAST sets
+ * the ended sessions, as many as the upcoming ones by default); then the embedded
  * PostgreSQL at the same scale (BENCH_NEARBY_DB=postgres or embedded runs only one).
  */
 import os from 'node:os';
@@ -29,6 +30,8 @@ import { runWorker } from './worker.ts';
 
 const PROFILES = Number(process.env.BENCH_NEARBY_PROFILES ?? 100_000);
 const UPCOMING = Number(process.env.BENCH_NEARBY_SESSIONS ?? 5_000);
+/** Sessions that have ended (default as many as upcoming): the history the box's index keeps. */
+const PAST = Number(process.env.BENCH_NEARBY_PAST ?? UPCOMING);
 const RATE = Number(process.env.BENCH_NEARBY_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_NEARBY_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_NEARBY_ROUNDS ?? 3);
@@ -92,6 +95,7 @@ async function measure(label: string, app: App, log: string[]): Promise<BenchRes
     await seedOpenSessions((statement) => app.database.db.execute(sql.raw(statement)), {
       profiles: PROFILES,
       upcoming: UPCOMING,
+      past: PAST,
     });
     const [counts] = await rows<{
       sessions: number;
@@ -213,7 +217,7 @@ async function measure(label: string, app: App, log: string[]): Promise<BenchRes
       lines.push(`  ${(list.length / count).toFixed(2)}×  p50 ${s.p50.toFixed(2)} p95 ${s.p95.toFixed(2)} ms  ${key}`);
     }
     return {
-      name: `Nearby open sessions (${label}, ${PROFILES.toLocaleString('en')} profiles, ${UPCOMING.toLocaleString('en')} upcoming sessions): GET /api/open-sessions/nearby at ${RATE} req/s (baseline: the bare query by start in the box, same pool, same rate, other viewers)`,
+      name: `Nearby open sessions (${label}, ${PROFILES.toLocaleString('en')} profiles, ${UPCOMING.toLocaleString('en')} upcoming and ${PAST.toLocaleString('en')} past sessions): GET /api/open-sessions/nearby at ${RATE} req/s (baseline: the bare query by start in the box, same pool, same rate, other viewers)`,
       lines,
     };
   } finally {

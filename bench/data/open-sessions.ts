@@ -4,8 +4,8 @@
  * Deterministic like generate.ts: every "random" value is a hash of (session number, field).
  *
  * - `upcoming` open sessions (5k for issue #35), starting 1 h to 14 days from now at a quarter
- *   hour, and as many sessions of the past 4 weeks (ended, 1 in 10 cancelled): history the list
- *   must step over. Every tenth upcoming one repeats a past session of the same host («Repetir la
+ *   hour, and `past` sessions (as many by default) ended in the weeks before, 5k every 4 weeks (1
+ *   in 10 cancelled): history the list must step over. Every tenth upcoming one repeats a past session of the same host («Repetir la
  *   próxima semana», so `repeat_of` and the invited rule have rows).
  * - Each host is a bench user; the session is at one of 40 gyms of the host's city (its position
  *   snapped to 0.01°), with an activity, a level (1 in 4 «Todos los niveles»), 1–7 places, host
@@ -23,7 +23,7 @@ import { CITIES, userIdSql } from './generate.ts';
 /** Runs one SQL statement, always on the same connection. */
 export type Execute = (statement: string) => Promise<unknown>;
 
-export type OpenSessionScale = { profiles: number; upcoming: number };
+export type OpenSessionScale = { profiles: number; upcoming: number; past?: number };
 
 const ACTIVITIES = [
   'Fuerza',
@@ -54,14 +54,15 @@ export const sessionIdSql = (i: string) => `md5('bench-open-session-' || ${i})::
  */
 export async function seedOpenSessions(execute: Execute, scale: OpenSessionScale): Promise<void> {
   for (const table of ['open_sessions', 'conversations', 'matches', 'blocks']) await execute(`delete from ${table}`);
-  const { profiles, upcoming } = scale;
-  const total = upcoming * 2;
-  // Session i ≤ upcoming is upcoming; i > upcoming is its history twin. The twin of an upcoming
-  // session that repeats (every tenth) shares its host.
+  const { profiles, upcoming, past = upcoming } = scale;
+  const total = upcoming + past;
+  const pastDays = Math.max(27, Math.ceil((27 * past) / 5_000));
+  // Session i ≤ upcoming is upcoming; i > upcoming is past, and i + upcoming is the twin of i. An
+  // upcoming session that repeats (every tenth) repeats its twin and shares its host.
   const cities = CITIES.map(([name, lat, lon], index) => `(${index}, '${name}', ${lat}, ${lon})`).join(',');
   await execute('create unlogged table bench_session_cities (idx int primary key, name text, lat float8, lon float8)');
   await execute(`insert into bench_session_cities values ${cities}`);
-  const hostKey = `(case when i > ${upcoming} and (i - ${upcoming}) % 10 = 0 then i - ${upcoming} else i end)`;
+  const hostKey = `(case when i > ${upcoming} and i <= ${2 * upcoming} and (i - ${upcoming}) % 10 = 0 then i - ${upcoming} else i end)`;
   await execute(`create unlogged table bench_sessions as
     select i, h, (h % 10) as city, floor(${rnd('i', 'gym')} * 40)::int as gym,
       1 + floor(${rnd('i', 'places')} * 7)::int as places, i <= ${upcoming} as is_upcoming
@@ -76,7 +77,7 @@ export async function seedOpenSessions(execute: Execute, scale: OpenSessionScale
       round((c.lon + 0.16 * (${rnd('s.city * 100 + s.gym', 'glon')} - 0.5))::numeric, 2)::float8,
       date_trunc('hour', now()) + case when s.is_upcoming
         then make_interval(mins => 60 + 15 * floor(${rnd('s.i', 'start')} * 14 * 96)::int)
-        else -make_interval(mins => 180 + 15 * floor(${rnd('s.i', 'start')} * 27 * 96)::int) end,
+        else -make_interval(mins => 180 + 15 * floor(${rnd('s.i', 'start')} * ${pastDays} * 96)::int) end,
       (array[45, 60, 60, 90])[1 + floor(${rnd('s.i', 'dur')} * 4)::int],
       (${textArray(ACTIVITIES)})[1 + floor(${rnd('s.i', 'act')} * ${ACTIVITIES.length})::int],
       (${textArray(LEVELS)})[1 + floor(${rnd('s.i', 'lvl')} * ${LEVELS.length})::int],
@@ -85,7 +86,7 @@ export async function seedOpenSessions(execute: Execute, scale: OpenSessionScale
       case when ${rnd('s.i', 'appr')} < 0.5 then 'host' else 'first' end,
       case when not s.is_upcoming and s.i % 10 = 3 then 'cancelled' else 'open' end,
       null, now(), now(),
-      case when s.is_upcoming and s.i % 10 = 0 then ${sessionIdSql(`(s.i + ${upcoming})`)} end,
+      case when s.is_upcoming and s.i % 10 = 0 and s.i + ${upcoming} <= ${total} then ${sessionIdSql(`(s.i + ${upcoming})`)} end,
       now(), now()
     from bench_sessions s join bench_session_cities c on c.idx = s.city`);
   // Members of the host's city (user numbers ≡ the host's mod 10), none of them the host.
