@@ -70,7 +70,8 @@ export type OpenSessionConnectRepository = ReturnType<typeof createOpenSessionCo
 /**
  * «Conectar» after an open session (docs/decisions/0055, session 16): every mark of a session (its
  * verdicts say who came), where two people stand, and the match itself — the rows a mutual like
- * makes (`record_swipes`, migration 0021: the match, its conversation, both member rows), under
+ * makes (`ensure_match`, migration 0027, which `record_swipes` calls: the match, its conversation,
+ * both member rows), under
  * the same advisory lock of the pair, guarded by the clientId (`open_session_actions`).
  * `createOpenSessionRepository` hands these on as its own.
  */
@@ -120,30 +121,25 @@ export function createOpenSessionConnectRepository(db: Database) {
         if (pair?.conversation)
           return pair.conversation.status === 'active' ? { kind: 'existing' } : refuse('unavailable');
         if (!pair?.isReachable) return refuse('unavailable');
-        const [match] = rowsOf<{ id: string; created_at: Date | string }>(
-          await tx.execute(sql`insert into matches (user_low, user_high, swipe_type, created_at)
-            values (${low}::uuid, ${high}::uuid, 'like', ${now}::timestamptz)
-            on conflict (user_low, user_high) do nothing returning id, created_at`),
+        // The rows a mutual like makes, by the same function (`ensure_match`, migration 0027).
+        const [match] = rowsOf<{
+          match_id: string;
+          match_created_at: Date | string;
+          conversation_id: string;
+          is_new: boolean;
+        }>(
+          await tx.execute(sql`select match_id, match_created_at, conversation_id, is_new
+            from ensure_match(${low}::uuid, ${high}::uuid, 'like', ${now}::timestamptz)`),
         );
         // A match row without its conversation is no pair's to reach: refused, as an unmatched one.
-        if (!match) return refuse('unavailable');
-        const [conversation] = rowsOf<{ id: string }>(
-          await tx.execute(sql`insert into conversations (match_id, user_a, user_b, swipe_type, created_at, updated_at)
-            values (${match.id}::uuid, ${low}::uuid, ${high}::uuid, 'like', ${now}::timestamptz, ${now}::timestamptz)
-            returning id`),
-        );
-        if (!conversation) throw new Error('open sessions: a connection made no conversation');
-        await tx.execute(sql`insert into conversation_participants (conversation_id, user_id, updated_at)
-          values (${conversation.id}::uuid, ${low}::uuid, ${now}::timestamptz),
-            (${conversation.id}::uuid, ${high}::uuid, ${now}::timestamptz)
-          on conflict do nothing`);
+        if (!match?.is_new) return refuse('unavailable');
         return {
           kind: 'created',
           match: {
-            matchId: match.id,
-            conversationId: conversation.id,
+            matchId: match.match_id,
+            conversationId: match.conversation_id,
             swipeType: 'like',
-            createdAt: new Date(match.created_at),
+            createdAt: new Date(match.match_created_at),
           },
         };
       });

@@ -80,6 +80,7 @@ type RecordRow = {
   match_id: string | null;
   match_swipe_type: string | null;
   match_created_at: Date | string | null;
+  match_is_new: boolean | null;
   conversation_id: string | null;
   target_name: string | null;
   target_photos: string[] | null;
@@ -201,8 +202,8 @@ export function createSwipeRepository(db: Database) {
         isNew: true,
         swipeId,
         targetId,
-        // record_swipes stamps a match it makes with the swipe's own time.
-        isNewMatch: createdAt.getTime() === now.getTime(),
+        // This swipe made the match (`ensure_match`, migration 0027), or it was there before.
+        isNewMatch: row.match_is_new === true,
         match: {
           matchId: row.match_id,
           conversationId: row.conversation_id,
