@@ -19,7 +19,7 @@ test('a quedada shared offline with a trusted contact: the link replays once, th
       conversationId,
       gymName: 'Altafit Argüelles',
       gymAddress: 'Calle de la Princesa 47, Madrid',
-      startsAt: new Date(Date.now() + 26 * 3600_000).toISOString(),
+      startsAt: new Date(Date.now() + 10 * 60_000).toISOString(),
       durationMin: 90,
       activity: 'Pierna',
       note: '',
@@ -64,6 +64,14 @@ test('a quedada shared offline with a trusted contact: the link replays once, th
       return body.notifications.filter((n) => n.title === 'Entreno compartido').length;
     })
     .toBe(1);
+
+  // Over, the quedada stays in «Próximos entrenos» while its «¿Todo bien?» waits: the check-in «Al
+  // terminar» comes when the quedada is no longer upcoming (decision 0054, session 17).
+  await pageA.clock.setFixedTime(new Date(Date.now() + 105 * 60_000));
+  await pageA.reload();
+  await expect(card).toContainText('Entreno con Marcos');
+  await expect(panel.getByRole('group', { name: '¿Todo bien?' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Compartir con alguien de confianza' })).toHaveCount(0);
 
   // The trusted contact: no account, a browser of their own.
   const contact = await browser.newContext();

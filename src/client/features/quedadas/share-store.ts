@@ -6,7 +6,12 @@
  * A link shares a quedada or an open session (amendment of session 17): only the create's and the
  * list's addresses differ; revoke and answer are the same calls for both.
  */
-import type { CheckInAnswer, QuedadaShareListResponse, QuedadaShareResponse } from '#shared/quedadas/share-schemas';
+import {
+  type CheckInAnswer,
+  type QuedadaShareListResponse,
+  type QuedadaShareResponse,
+  SHARE_GRACE_MS,
+} from '#shared/quedadas/share-schemas';
 import type { LocalDb, StoredShare } from '../../services/local-db.ts';
 import { requestJson } from '../../services/http.ts';
 import { outbox } from '../../services/offline.ts';
@@ -33,6 +38,26 @@ export const shareUrl = (token: string) => new URL(`/compartido/${token}`, windo
 export async function readShares(db: LocalDb, targetId: string): Promise<StoredShare[]> {
   const rows = await db.quedadaShares.where('quedadaId').equals(targetId).toArray();
   return rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Every link this device made, for any quedada or open session. */
+export function readAllShares(db: LocalDb): Promise<StoredShare[]> {
+  return db.quedadaShares.toArray();
+}
+
+/**
+ * Whether one of these links still waits for this person's «¿Todo bien?»: a check-in, no answer,
+ * not revoked, the link not expired (its end plus `SHARE_GRACE_MS` while the server has not
+ * answered yet). A quedada in that state stays in «Próximos entrenos» after its end: the check-in
+ * «Al terminar» or an hour after comes when the quedada is over, and is answered there.
+ */
+export function awaitsCheckIn(shares: readonly StoredShare[], targetId: string, endsAt: number, now: number): boolean {
+  return shares.some((stored) => {
+    if (stored.quedadaId !== targetId || !stored.checkInAt || stored.share?.revokedAt) return false;
+    if (stored.share?.checkIn?.answer) return false;
+    const expiresAt = stored.share ? Date.parse(stored.share.expiresAt) : endsAt + SHARE_GRACE_MS;
+    return expiresAt > now;
+  });
 }
 
 /** Creates the link (and the check-in at `checkInAt`, or none). */

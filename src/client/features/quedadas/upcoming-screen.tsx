@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { endOf } from '#shared/quedadas/quedada-state';
 import { durationText, quedadaWhen } from '#shared/quedadas/quedada-time';
-import { readAllQuedadas, readPartnerNames, type StoredQuedada } from '../../services/local-db.ts';
+import { readAllQuedadas, readPartnerNames, type StoredQuedada, type StoredShare } from '../../services/local-db.ts';
 import { useLiveQuery } from '../../services/use-live-query.ts';
 import { buttonClasses } from '../../ui/button.tsx';
 import { ArrowLeftIcon, CalendarIcon, DumbbellIcon, MapPinIcon, SquarePlusIcon, UsersIcon } from '../../ui/icons.tsx';
@@ -10,21 +10,30 @@ import { backLinkClasses } from '../../ui/link-classes.ts';
 import { usePageTitle } from '../../ui/use-page-title.ts';
 import { downloadCalendar, refreshUpcoming } from './quedada-store.ts';
 import { SharePanel } from './share-panel.tsx';
+import { awaitsCheckIn, readAllShares } from './share-store.ts';
 
 const EMPTY: StoredQuedada[] = [];
 const NO_NAMES: Record<string, string> = {};
+const NO_SHARES: StoredShare[] = [];
 
 /**
  * "Próximos entrenos" (issue #21): accepted quedadas not over yet, soonest first, from the device's
- * store; each says with whom (issue #34), and the page has its way back to Entrenamientos.
+ * store — and one that is over while its «¿Todo bien?» waits for this person's answer (decision
+ * 0054, session 17); each says with whom (issue #34), and the page has its way back to Entrenamientos.
  */
 export function UpcomingScreen() {
   usePageTitle('Próximos entrenos');
   useEffect(() => void refreshUpcoming(), []);
   const all = useLiveQuery('quedadas:all', readAllQuedadas, EMPTY);
   const names = useLiveQuery('quedadas:partner-names', readPartnerNames, NO_NAMES);
+  const shares = useLiveQuery('quedada-shares:all', readAllShares, NO_SHARES);
   const now = Date.now();
-  const upcoming = all.filter((quedada) => quedada.status === 'accepted' && endOf(quedada) > now);
+  // Over, but waiting for this person's «¿Todo bien?»: listed until answered or expired.
+  const isAwaitingCheckIn = (quedada: StoredQuedada) =>
+    !!quedada._id && awaitsCheckIn(shares, quedada._id, endOf(quedada), now);
+  const upcoming = all.filter(
+    (quedada) => quedada.status === 'accepted' && (endOf(quedada) > now || isAwaitingCheckIn(quedada)),
+  );
   return (
     <div className="flex flex-col gap-5">
       <div className="flex items-center gap-2">
@@ -109,6 +118,8 @@ export function UpcomingScreen() {
                     startsAt: quedada.startsAt,
                     durationMin: quedada.durationMin,
                   }}
+                  // Over: no new link, the waiting «¿Todo bien?» is answered here.
+                  canCreate={endOf(quedada) > now}
                 />
               ) : null}
             </li>
