@@ -109,6 +109,34 @@ test.describe('login screen before and after its JavaScript runs', () => {
     await expect(page.getByLabel('Email')).toBeVisible();
   });
 
+  test('a submit of the static form before the app is live is held, never sent as a GET (issue 34)', async ({
+    page,
+  }) => {
+    let releaseEntry: (() => void) | undefined;
+    const isEntryHeld = new Promise<void>((resolve) => {
+      releaseEntry = resolve;
+    });
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await isEntryHeld;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeDisabled();
+    // The form's own submit, as a press of Enter in it would send: the browser's default is a GET
+    // to /login with the fields in the address.
+    const isPrevented = await page.evaluate(() => {
+      const form = document.querySelector('#root form') as HTMLFormElement;
+      let prevented: boolean | null = null;
+      window.addEventListener('submit', (event) => (prevented = event.defaultPrevented), { once: true });
+      form.requestSubmit();
+      return prevented;
+    });
+    expect(isPrevented, 'the static page holds the submit').toBe(true);
+    releaseEntry?.();
+    await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeEnabled();
+    expect(new URL(page.url()).search).toBe('');
+  });
+
   test('the first paint needs nothing but the HTML; the CSP allows its inline CSS by hash (issue 34)', async ({
     request,
   }) => {
