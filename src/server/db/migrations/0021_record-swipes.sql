@@ -9,6 +9,10 @@
 -- match (unique on the ordered pair) and conversation (unique on the match) exactly once, whether
 -- the two likes are in one batch or in two. A new conversation gets both member rows in the same
 -- transaction: every conversation has its member rows (the chat's drain relies on it).
+-- Re-runnable over a later `record_swipes` (migration 0027 adds an output column, a row type that
+-- CREATE OR REPLACE cannot change): the function is dropped first.
+DROP FUNCTION IF EXISTS "record_swipes"(uuid[], uuid[], uuid[], text[], text[], timestamptz[]);
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "record_swipes"(
   p_swipers uuid[], p_sessions uuid[], p_targets uuid[], p_actions text[], p_client_ids text[], p_nows timestamptz[]
 ) RETURNS TABLE (

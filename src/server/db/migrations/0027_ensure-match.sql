@@ -4,7 +4,9 @@
 -- advisory lock (`pg_advisory_xact_lock(hashtext(low), hashtext(high))`), as `record_swipes` and
 -- «Conectar» after an open session both do. `record_swipes` (migration 0021) calls it and answers
 -- `match_is_new`, so the swipe service announces a match only when this swipe made it (until now
--- it compared the match's time with the swipe's). The rest of `record_swipes` is unchanged.
+-- it compared the match's time with the swipe's). The rest of `record_swipes` is unchanged. The new
+-- output column changes its row type, so it is dropped and created (and 0021 now drops it first too:
+-- the migrations from 0017 on stay re-runnable, migration-one-row-per-message.test.ts).
 CREATE OR REPLACE FUNCTION "ensure_match"(p_low uuid, p_high uuid, p_type text, p_now timestamptz)
 RETURNS TABLE (match_id uuid, match_swipe_type text, match_created_at timestamptz, conversation_id uuid, is_new boolean)
 LANGUAGE plpgsql VOLATILE AS $$
