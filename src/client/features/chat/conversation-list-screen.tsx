@@ -196,7 +196,9 @@ export function ConversationListScreen() {
 
       {groups.hasSettled && <GroupList groups={groups.groups} ownUserId={ownUserId} now={now} />}
 
-      {(view.status === 'loading' || view.status === 'idle') && <ListSkeleton />}
+      {(view.status === 'loading' || view.status === 'idle') && (groups.hasSettled || groups.hasReadCopy) && (
+        <ListSkeleton />
+      )}
 
       {view.status === 'error' && !isOnline && <OfflinePlaceholder />}
       {view.status === 'error' && isOnline && (

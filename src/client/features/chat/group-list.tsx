@@ -31,9 +31,12 @@ async function readSavedGroups(): Promise<GroupSummary[] | null> {
  * once the first of them has answered (or failed), so the screen can draw the section and the
  * conversations below it together instead of pushing the list down when the groups arrive.
  */
-export function useGroups(): { groups: GroupSummary[]; hasSettled: boolean } {
+export function useGroups(): { groups: GroupSummary[]; hasSettled: boolean; hasReadCopy: boolean } {
   const [groups, setGroups] = useState<GroupSummary[]>([]);
   const [hasSettled, setHasSettled] = useState(false);
+  // Until the device's copy is read, nothing is drawn below the title: a skeleton drawn first would
+  // be pushed down by a section drawn from the copy a moment later (the sync keeps a copy).
+  const [hasReadCopy, setHasReadCopy] = useState(false);
   const isOnline = useIsOnline();
 
   useEffect(() => {
@@ -43,6 +46,7 @@ export function useGroups(): { groups: GroupSummary[]; hasSettled: boolean } {
       if (saved) setGroups((shown) => (shown.length > 0 ? shown : saved));
       // With a copy the section is drawn now; without one, once the server answers (or offline).
       if (saved || !navigator.onLine) setHasSettled(true);
+      setHasReadCopy(true);
     });
     return () => {
       isCurrent = false;
@@ -93,7 +97,7 @@ export function useGroups(): { groups: GroupSummary[]; hasSettled: boolean } {
     };
   }, [isOnline]);
 
-  return { groups, hasSettled };
+  return { groups, hasSettled, hasReadCopy };
 }
 
 /**
