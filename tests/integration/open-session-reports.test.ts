@@ -260,6 +260,11 @@ describe('reports and blocks in open sessions and their group chats', () => {
       (await api.get(`/groups/${conversationId}`, user.token)).body.group as GroupSummary;
     expect((await group(bea)).lastMessage?.text).toBe('');
     expect((await group(host)).lastMessage?.text).toBe('Bea, contesta ya');
+    // Nor is it news to count: Bea's unread leaves it out, in the group and in «Mensajes»; the host's counts it.
+    expect((await group(bea)).unreadCount).toBe(0);
+    expect((await api.get('/groups/unread-count', bea.token)).body.unreadCount).toBe(0);
+    expect((await group(host)).unreadCount).toBe(1);
+    expect((await api.get('/groups/unread-count', host.token)).body.unreadCount).toBe(1);
     // Bea is owed no notification of it (the host, away, is); both stay in the session and the group.
     await app.chat.whenDelivered();
     await eventually(async () => {

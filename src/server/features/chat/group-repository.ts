@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, preparedStatement } from '../../db/client.ts';
 import { rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
-import { UNREAD_CAP, unreadOf } from './conversation-repository.ts';
+import { UNREAD_CAP } from './conversation-repository.ts';
 import {
   findPerson as findPersonIn,
   type PageOptions,
@@ -14,6 +14,17 @@ import {
   sendParameters,
   type StoredMessageRow,
 } from './message-repository.ts';
+
+/**
+ * Member `p`'s unread messages in its group `c`: `unreadOf`, less those of senders `p` blocked —
+ * they reach `p` without their text and tell nothing (decision 0056, session 17), so they are not
+ * news to count either. The same index range, capped at `UNREAD_CAP`.
+ */
+const groupUnreadOf = sql.raw(`case when c.last_seq > p.last_read_seq then (select count(*)::int from (
+    select 1 from messages m where m.conversation_id = p.conversation_id and m.seq > p.last_read_seq
+      and m.sender_id <> p.user_id
+      and not exists (select 1 from blocks bl where bl.blocker_id = p.user_id and bl.blocked_id = m.sender_id)
+    limit ${UNREAD_CAP}) as u) else 0 end`);
 
 /** A group of at most this many members (issue 35: the host and up to seven). */
 export const GROUP_MAX_MEMBERS = 8;
@@ -59,7 +70,7 @@ type GroupViewRow = {
 /** The user's member rows of groups matching `where` (on `p`, `c`), newest activity first. */
 function groupViewsQuery(userId: string, where: SQL) {
   return sql`
-    select c.id, c.title, c.owner_id, c.status, c.last_seq, p.is_muted, ${unreadOf} as unread_count,
+    select c.id, c.title, c.owner_id, c.status, c.last_seq, p.is_muted, ${groupUnreadOf} as unread_count,
       c.updated_at, c.last_message_at, c.last_message_sender_id,
       case when exists (select 1 from blocks bl where bl.blocker_id = ${userId}::uuid
           and bl.blocked_id = c.last_message_sender_id) then '' else c.last_message_preview end
@@ -406,7 +417,7 @@ export function createGroupRepository(db: Database) {
       const rows = rowsOf<{ total: number }>(
         await db.execute(sql`select coalesce(sum(t.n), 0)::int as total
           from conversation_participants p
-          cross join lateral (select ${unreadOf} as n from conversations c
+          cross join lateral (select ${groupUnreadOf} as n from conversations c
             where c.id = p.conversation_id and c.kind = 'group' and c.last_seq > p.last_read_seq offset 0) t
           where p.user_id = ${userId}::uuid and p.left_at is null and not p.is_muted`),
       );
