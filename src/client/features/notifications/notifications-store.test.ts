@@ -210,6 +210,37 @@ describe('notifications store (spec 001 §4)', () => {
     expect(notify.error).toHaveBeenCalledWith(NOTIFICATION_UPDATE_FAILED);
   });
 
+  it('shows a change once the outbox holds it (a reload right after the tap keeps it); a second tap meanwhile does nothing', async () => {
+    const api = fakeApi([notification('a'), notification('b')]);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const enqueue = vi.fn<EnqueueNotificationAction>(async (_action, change) => {
+      await held;
+      await change();
+      return true;
+    });
+    const store = createNotificationsStore({ api, notify: notify as never, enqueue });
+    await store.load('all');
+    store.setUnreadCount(2);
+    const removing = store.remove('a');
+    const reading = store.toggleRead('b');
+    await expect(store.remove('a')).resolves.toBe(false);
+    await expect(store.toggleRead('b')).resolves.toBe(false);
+    expect(store.state.items.map((item) => [item._id, item.isRead])).toEqual([
+      ['a', false],
+      ['b', false],
+    ]);
+    expect(store.state.unreadCount).toBe(2);
+    release();
+    await expect(removing).resolves.toBe(true);
+    await expect(reading).resolves.toBe(true);
+    expect(store.state.items.map((item) => [item._id, item.isRead])).toEqual([['b', true]]);
+    expect(store.state.unreadCount).toBe(0);
+    expect(enqueue).toHaveBeenCalledTimes(2);
+  });
+
   it('undoes the change and says so when nothing could be queued', async () => {
     const api = fakeApi([notification('a')]);
     const store = createNotificationsStore({ api, notify: notify as never, enqueue: async () => false });

@@ -121,6 +121,9 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
     state.unreadCount = Math.max(0, Math.trunc(count) || 0);
   };
 
+  /** Cards whose action is being written to the outbox (a second tap meanwhile does nothing). */
+  const queuing = new Set<string>();
+
   /** Writes the action to the outbox with the cache's optimistic writes; false if that failed. */
   const queue = async (action: NotificationAction, change: (target: NotificationsCache) => Promise<void>) => {
     try {
@@ -286,24 +289,33 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
       }
     },
 
-    /** "Marcar como leída" / "Marcar como no leída": at once and queued; undone only if refused for good. */
+    /**
+     * "Marcar como leída" / "Marcar como no leída": queued, then shown — the screen changes once the
+     * outbox holds the action (a few ms), so a reload right after the tap never loses it; undone
+     * only if refused for good. A second tap on the same card while it is queued does nothing.
+     */
     async toggleRead(id: string): Promise<boolean> {
       const item = state.items.find((entry) => entry._id === id);
-      if (!item) return false;
+      if (!item || queuing.has(id)) return false;
       const isRead = !item.isRead;
-      replaceItem(id, { isRead });
-      setCountLocally(state.unreadCount + (isRead ? -1 : 1));
-      const changed = { ...item };
-      const count = state.unreadCount;
-      const isQueued = await queue({ action: isRead ? 'read' : 'unread', id }, async (target) => {
-        await target.put([changed]);
-        await target.saveCount(count);
-      });
-      if (isQueued) return true;
-      replaceItem(id, { isRead: !isRead });
-      setCount(state.unreadCount + (isRead ? 1 : -1));
-      notify.error(NOTIFICATION_UPDATE_FAILED);
-      return false;
+      const changed = { ...item, isRead };
+      const count = Math.max(0, state.unreadCount + (isRead ? -1 : 1));
+      queuing.add(id);
+      try {
+        const isQueued = await queue({ action: isRead ? 'read' : 'unread', id }, async (target) => {
+          await target.put([changed]);
+          await target.saveCount(count);
+        });
+        if (!isQueued) {
+          notify.error(NOTIFICATION_UPDATE_FAILED);
+          return false;
+        }
+        replaceItem(id, { isRead });
+        setCountLocally(state.unreadCount + (isRead ? -1 : 1));
+        return true;
+      } finally {
+        queuing.delete(id);
+      }
     },
 
     /** "Marcar todas como leídas": the count becomes 0 (spec 001 §4), at once and queued. */
@@ -313,37 +325,46 @@ export function createNotificationsStore({ api, enqueue, pending, log = () => {}
       try {
         const ids = state.items.filter((item) => !item.isRead).map((item) => item._id);
         const previousCount = state.unreadCount;
-        for (const item of state.items) item.isRead = true;
-        setCountLocally(0);
         const isQueued = await queue({ action: 'readAll', ids, count: previousCount }, async (target) => {
           await target.markAllRead();
           await target.saveCount(0);
         });
-        if (isQueued) return true;
-        undoReadAll(ids, previousCount);
-        notify.error(NOTIFICATION_UPDATE_FAILED);
-        return false;
+        if (!isQueued) {
+          notify.error(NOTIFICATION_UPDATE_FAILED);
+          return false;
+        }
+        // Shown once queued (see toggleRead).
+        for (const item of state.items) item.isRead = true;
+        setCountLocally(0);
+        return true;
       } finally {
         state.isMarkingAll = false;
       }
     },
 
-    /** "Eliminar": gone from the list at once and queued; back in place only if refused for good. */
+    /** "Eliminar": queued, then gone from the list (see toggleRead); back in place only if refused for good. */
     async remove(id: string): Promise<boolean> {
       const index = state.items.findIndex((entry) => entry._id === id);
-      if (index < 0) return false;
-      const [removed] = state.items.splice(index, 1) as [Notification];
-      const plain = { ...removed };
-      if (!removed.isRead) setCountLocally(state.unreadCount - 1);
-      const count = state.unreadCount;
-      const isQueued = await queue({ action: 'delete', id, removed: plain, index }, async (target) => {
-        await target.remove(id);
-        await target.saveCount(count);
-      });
-      if (isQueued) return true;
-      undoRemove(plain, index);
-      notify.error(NOTIFICATION_DELETE_FAILED);
-      return false;
+      if (index < 0 || queuing.has(id)) return false;
+      const plain = { ...(state.items[index] as Notification) };
+      const count = Math.max(0, state.unreadCount - (plain.isRead ? 0 : 1));
+      queuing.add(id);
+      try {
+        const isQueued = await queue({ action: 'delete', id, removed: plain, index }, async (target) => {
+          await target.remove(id);
+          await target.saveCount(count);
+        });
+        if (!isQueued) {
+          notify.error(NOTIFICATION_DELETE_FAILED);
+          return false;
+        }
+        const at = state.items.findIndex((entry) => entry._id === id);
+        if (at >= 0) state.items.splice(at, 1);
+        if (!plain.isRead) setCountLocally(state.unreadCount - 1);
+        return true;
+      } finally {
+        queuing.delete(id);
+      }
     },
 
     /**
