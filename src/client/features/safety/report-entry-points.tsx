@@ -1,12 +1,11 @@
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { useId, useState } from 'react';
 import { Button } from '../../ui/button.tsx';
 import { cx } from '../../ui/cx.ts';
 import { Dialog } from '../../ui/dialog.tsx';
-import { BanIcon, DotsIcon, FlagIcon } from '../../ui/icons.tsx';
+import { FlagIcon } from '../../ui/icons.tsx';
 import { safetyActions } from './safety-actions.ts';
 import { ReportDialog } from './safety-dialogs.tsx';
-import { MENU_ITEM } from './safety-menu.tsx';
+import { ReportBlockMenu } from './safety-menu.tsx';
 
 /**
  * The report entry points of open sessions and their group chats (docs/decisions/0056, amendment
@@ -257,35 +256,12 @@ export function GroupSafetyMenu({
   if (people.length === 0) return null;
   return (
     <>
-      <Menu>
-        <MenuButton
-          aria-label="Más opciones del grupo"
-          className="grid size-10 shrink-0 place-items-center rounded-full text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-stone-200 dark:hover:bg-white/8 dark:focus-visible:outline-brand-400"
-        >
-          <DotsIcon className="size-5" />
-        </MenuButton>
-        <MenuItems
-          anchor="bottom end"
-          className="z-40 w-56 rounded-xl border border-stone-200 bg-white p-1 shadow-lg outline-none dark:border-white/10 dark:bg-stone-900"
-        >
-          <MenuItem>
-            <button type="button" className={MENU_ITEM} onClick={() => setOpen('report')}>
-              <FlagIcon className="size-4" />
-              Denunciar
-            </button>
-          </MenuItem>
-          <MenuItem>
-            <button
-              type="button"
-              className={cx(MENU_ITEM, '!text-red-700 dark:!text-red-400')}
-              onClick={() => setOpen('block')}
-            >
-              <BanIcon className="size-4" />
-              Bloquear a alguien
-            </button>
-          </MenuItem>
-        </MenuItems>
-      </Menu>
+      <ReportBlockMenu
+        label="Más opciones del grupo"
+        blockText="Bloquear a alguien"
+        widthClass="w-56"
+        onPick={setOpen}
+      />
       <GroupReportDialog
         groupId={groupId}
         people={people}

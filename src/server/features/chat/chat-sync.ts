@@ -33,10 +33,11 @@ export function createChatSyncSource(deps: {
     const rows = await messages.findSince(executor, ids, horizon, SYNC_MAX_PAGE_SIZE);
     const people = new Map<string, { name: string; photo: string | null }>();
     for (const group of changed.groups) for (const member of group.members) people.set(member.userId, member);
-    const missing = [...new Set(rows.map((row) => row.senderId))].filter((id) => !people.has(id));
+    const senders = [...new Set(rows.map((row) => row.senderId))];
+    const missing = senders.filter((id) => !people.has(id));
     for (const [id, person] of await conversations.findPeople(missing)) people.set(id, person);
     // A sender the user blocked reaches them without text, as in the group's pages.
-    const blocked = await groups.blockedSenders(userId, [...new Set(rows.map((row) => row.senderId))]);
+    const blocked = await groups.blockedSenders(userId, senders);
     const groupMessages: ChatMessage[] = rows
       .sort((a, b) => a.conversationId.localeCompare(b.conversationId) || a.seq - b.seq)
       .map((row) => {

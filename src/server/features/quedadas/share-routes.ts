@@ -9,14 +9,15 @@ import type { ShareService } from './share-service.ts';
 
 type Params = { id: string };
 
-/**
- * «Compartir con alguien de confianza» (issue #35, docs/decisions/0054), under `/api/quedadas`:
- * writes are POSTs carrying the outbox's clientId (a replay answers 200 with the same share).
- */
-export async function shareRoutes(app: FastifyInstance, options: { shares: ShareService }) {
-  const { shares } = options;
-  app.addHook('preHandler', app.authenticate);
+/** What is shared (a quedada, an open session): its links' create and list. */
+type ShareTargetService = Pick<ShareService, 'create' | 'list'>;
 
+/**
+ * `POST` and `GET /:id/shares` of a shared thing, under its own prefix (`/api/quedadas`,
+ * `/api/open-sessions`): the create carries the outbox's clientId, and a replay answers 200 with
+ * the same share. The caller's plugin authenticates.
+ */
+export function addShareTargetRoutes(app: FastifyInstance, shares: ShareTargetService): void {
   app.post<{ Params: Params }>('/:id/shares', async (request, reply) => {
     const outcome = await shares.create(requireAuth(request), request.params.id, request.body);
     const body: QuedadaShareResponse = { success: true, share: outcome.share };
@@ -26,6 +27,16 @@ export async function shareRoutes(app: FastifyInstance, options: { shares: Share
   app.get<{ Params: Params }>('/:id/shares', async (request): Promise<QuedadaShareListResponse> => {
     return { success: true, shares: await shares.list(requireAuth(request).userId, request.params.id) };
   });
+}
+
+/**
+ * «Compartir con alguien de confianza» (issue #35, docs/decisions/0054), under `/api/quedadas`:
+ * writes are POSTs carrying the outbox's clientId (a replay answers 200 with the same share).
+ */
+export async function shareRoutes(app: FastifyInstance, options: { shares: ShareService }) {
+  const { shares } = options;
+  app.addHook('preHandler', app.authenticate);
+  addShareTargetRoutes(app, shares);
 
   app.post<{ Params: Params }>('/shares/:id/revoke', async (request): Promise<QuedadaShareResponse> => {
     return { success: true, share: await shares.revoke(requireAuth(request), request.params.id, request.body) };
