@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { addShareTargetRoutes } from '../quedadas/share-routes.ts';
+import { addShareTargetRoutes } from '../quedadas/share-target-routes-helper.ts';
 import type { OpenSessionShareService } from './open-session-share-service.ts';
 
 /**
