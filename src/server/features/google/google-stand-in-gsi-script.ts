@@ -127,7 +127,11 @@ export function renderGsiClientScript(basePath: string): string {
     var data = event.data;
     if (!data || data.type !== MESSAGE_TYPE || typeof data.credential !== 'string') return;
     if (!settings || data.client_id !== settings.client_id) return;
+    // The opener closes the popup once the credential is in hand: a popup that closed itself right
+    // after posting could be gone before this event ran, leaving event.source null.
+    var source = popup;
     popup = null;
+    source.close();
     if (settings.callback) settings.callback({ credential: data.credential, select_by: 'btn' });
   });
 

@@ -172,8 +172,8 @@ export const SIGNIN_SCRIPT = `/* Entreno: the Google stand-in's account chooser.
       .then(function (credential) {
         // Only our own origin may receive the credential: the opener is this app's page.
         window.opener.postMessage({ type: MESSAGE_TYPE, credential: credential, client_id: clientId }, window.location.origin);
+        // The opener closes this window once it has the credential (see the GSI script).
         statusEl.textContent = 'Sesión iniciada. Ya puedes cerrar esta ventana.';
-        window.close();
       })
       .catch(function (error) {
         statusEl.textContent = error && error.message ? error.message : 'No se ha podido iniciar sesión. Inténtalo de nuevo.';
