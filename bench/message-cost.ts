@@ -18,6 +18,7 @@ import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { App } from '../src/server/app.ts';
 import type { ChatLoad, ChatLoadResult, ChatPair, ChatReady, ChatStep } from './chat-load-worker.ts';
+import { describeBatchSizes, takeBatchSizes } from '../src/server/infra/batcher.ts';
 import { embeddedApp, listen, postgresApp, rows } from './data/datasets.ts';
 import type { BenchResult } from './load.ts';
 import { prepareChat } from './messages.ts';
@@ -176,6 +177,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
         writes.start();
         const loadBefore = load();
         const mainBefore = await mainThreadCpuMs();
+        takeBatchSizes();
         const count = RATE * SECONDS;
         const result = await worker.request({ rate: RATE, warmup: 0, count, inGroups: phase.inGroups });
         await settle(app);
@@ -197,6 +199,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
           `per message: main thread ${(mainMs / sent).toFixed(3)} ms CPU (${((mainMs - idleMainMs) / sent).toFixed(3)} beyond idle); PostgreSQL ${(backendMs / sent).toFixed(3)} ms CPU (${((backendMs - idleBackendMs) / sent).toFixed(3)} beyond idle); ${(total / sent).toFixed(2)} statements`,
           `socket writes (system calls) per message: ${(written.tcp / sent).toFixed(2)} to TCP (the WebSockets${ON_POSTGRES ? ', PostgreSQL, Redis' : ''}), ${(written.unix / sent).toFixed(2)} to Unix sockets (${ON_POSTGRES ? 'none expected' : 'the embedded PostgreSQL'})`,
           `idle, the same ${SECONDS} s with nothing sent: main thread ${idleMainMs} ms, PostgreSQL ${idleBackendMs} ms CPU`,
+          `send batches (count×size): ${describeBatchSizes(takeBatchSizes().get('chat_sends') ?? new Map<number, number>())}`,
         );
         for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length).slice(0, 12)) {
           const round = summarize(list);

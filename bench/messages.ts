@@ -17,6 +17,7 @@ import { benchUserId } from './data/generate.ts';
 import type { BenchResult } from './load.ts';
 import { kneeLines, pointLine, rateSteps, type SweepSeries, sweep } from './sweep.ts';
 import { startWorker } from './worker.ts';
+import { describeBatchSizes, takeBatchSizes } from '../src/server/infra/batcher.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 5000);
 /** Seconds per sweep step (each step also sends one second's worth of unmeasured warm-up). */
@@ -144,7 +145,15 @@ async function sweepWith(options: {
       // Past the first miss until the run overloads: the chart shows the curve, not one point.
       missesToStop: Number.POSITIVE_INFINITY,
       async measure(rate) {
+        takeBatchSizes();
         const result = await worker.request({ rate, warmup: rate, count: rate * STEP_SECONDS });
+        // The app's sends in this process (embedded; a node in a child process counts its own).
+        const sends = takeBatchSizes().get('chat_sends');
+        if (sends) {
+          const line = `${options.label} @ ${rate}/s: send batches, warm-up included (count×size) ${describeBatchSizes(sends)}`;
+          options.lines.push(line);
+          console.log(`  … ${line}`);
+        }
         firstError ??= result.firstError;
         return { ...result, ...(options.rss ? { rssMb: options.rss() } : {}) };
       },

@@ -43,6 +43,12 @@ export function createBatcher<In, Out>(options: {
   /** Counted under this name for `takeBatchSizes`. */
   name: string;
   maxSize: number;
+  /**
+   * What an item must not share with another of its batch (docs/decisions/0061): an item with a
+   * key already in the forming batch waits for the next one, and so does every later item with
+   * one of its keys, so items with a key in common keep their order.
+   */
+  keysOf?(item: In): readonly string[];
   run(items: readonly In[]): Promise<readonly Out[]>;
 }): Batcher<In, Out> {
   const queue: Waiting<In, Out>[] = [];
@@ -83,9 +89,26 @@ export function createBatcher<In, Out>(options: {
     }
   };
 
+  /** The next batch: the queue's first items, up to `maxSize`, none sharing a key with another. */
+  const take = (): Waiting<In, Out>[] => {
+    const { keysOf } = options;
+    if (!keysOf) return queue.splice(0, options.maxSize);
+    const taken: Waiting<In, Out>[] = [];
+    const left: Waiting<In, Out>[] = [];
+    const seen = new Set<string>();
+    for (const one of queue) {
+      const keys = keysOf(one.item);
+      if (taken.length < options.maxSize && !keys.some((key) => seen.has(key))) taken.push(one);
+      else left.push(one);
+      for (const key of keys) seen.add(key);
+    }
+    queue.splice(0, queue.length, ...left);
+    return taken;
+  };
+
   const pump = () => {
     if (inFlight || queue.length === 0) return;
-    const batch = queue.splice(0, options.maxSize);
+    const batch = take();
     inFlight = settle(batch).finally(() => {
       inFlight = undefined;
       pump();

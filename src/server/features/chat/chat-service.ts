@@ -155,6 +155,7 @@ export function createChatService(deps: ChatServiceDeps) {
       text: input.text,
       clientId: input.clientId,
       receiverId: input.receiverId,
+      knownReceiverId: known ? otherOf(known, userId) : undefined,
       now: clock.now(),
     });
     if (outcome.kind === 'revoked') throw unauthorized(SERVER_MESSAGES.invalidToken);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, preparedStatement } from '../../db/client.ts';
 import type { MessageRow } from '../../db/schema/index.ts';
+import { createBatcher } from '../../infra/batcher.ts';
 import { rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
 import { ensureConversationParticipants, UNREAD_CAP, unreadTotal, unreadTotalText } from './conversation-repository.ts';
 
@@ -124,6 +125,82 @@ const SEND_STATEMENT = `
   left join conversations c on c.id = $2::uuid
   ${SEND_SENDER_JOINS}
   left join conversation_participants r on r.conversation_id = $2::uuid and r.user_id = i.receiver_id`;
+
+/** Sends per batch statement at most (a batch forms from what queued meanwhile). */
+const SEND_BATCH_MAX = 64;
+
+/** A send as the batcher holds it: `keys`, what no other send of its batch may share. */
+type SendItem = {
+  id: string;
+  conversationId: string;
+  senderId: string;
+  sessionId: string;
+  text: string;
+  clientId: string | undefined;
+  receiverId: string | null;
+  now: Date;
+  keys: readonly string[];
+};
+
+/**
+ * The send statement for a batch of two-member sends (docs/decisions/0061): `SEND_STATEMENT` for
+ * each, set-based, over arrays ($1 ids, $2 conversations, $3 senders, $4 sessions, $5 texts,
+ * $6 previews, $7 clientIds, $8 times, $9 the receivers the clients named), one row per send with
+ * its 1-based `ord`. The batcher never puts two sends that share a conversation or a user in one
+ * batch, so each send reads and writes only rows no other send of the batch touches: the batch
+ * answers what the same sends one after another would.
+ */
+const SEND_BATCH_STATEMENT = `
+  with input as (
+    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[],
+      $8::timestamptz[], $9::uuid[])
+      with ordinality as i(id, conversation_id, sender_id, session_id, text, preview, client_id, sent_at, named, ord)),
+  prior as (
+    select i.ord, m.id from input i
+    join messages m on i.client_id is not null and m.sender_id = i.sender_id and m.client_id = i.client_id),
+  guard as (
+    select i.ord, exists (select 1 from sessions s where s.id = i.session_id and s.user_id = i.sender_id
+      and s.revoked_at is null and s.expires_at > i.sent_at) as is_session_live
+    from input i),
+  bumped as (
+    update conversations c set last_seq = c.last_seq + 1, last_message_id = i.id,
+      last_message_preview = i.preview, last_message_at = i.sent_at,
+      last_message_sender_id = i.sender_id, updated_at = i.sent_at, changed_xid = pg_current_xact_id()
+    from input i join guard g on g.ord = i.ord
+    where c.id = i.conversation_id and c.status = 'active'
+      and (c.user_a = i.sender_id or c.user_b = i.sender_id)
+      and (i.named is null or i.named = case when c.user_a = i.sender_id then c.user_b else c.user_a end)
+      and g.is_session_live and not exists (select 1 from prior p where p.ord = i.ord)
+      and not exists (select 1 from blocks b
+        where (b.blocker_id = c.user_a and b.blocked_id = c.user_b)
+           or (b.blocker_id = c.user_b and b.blocked_id = c.user_a))
+    returning i.ord, c.last_seq,
+      case when c.user_a = i.sender_id then c.user_b else c.user_a end as receiver_id),
+  inserted as (
+    insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
+    select i.id, i.conversation_id, i.sender_id, b.receiver_id, i.text, i.client_id, b.last_seq, i.sent_at
+    from bumped b join input i on i.ord = b.ord
+    returning id)
+  select i.ord, b.last_seq as seq, b.receiver_id,
+    p.id as prior_id, g.is_session_live,
+    c.status, c.user_a, c.user_b,
+    coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo,
+    case when b.last_seq is null then null else (select count(*)::int from (select 1 from messages m
+      where m.conversation_id = i.conversation_id and m.seq > coalesce(r.last_read_seq, 0)
+        and m.sender_id <> b.receiver_id
+      limit ${UNREAD_CAP - 1}) as u) end as unread_before,
+    r.is_muted,
+    case when b.last_seq is null then null
+      else ${unreadTotalText('b.receiver_id', 'i.conversation_id')} end as total_elsewhere
+  from input i
+  join guard g on g.ord = i.ord
+  left join bumped b on b.ord = i.ord
+  left join prior p on p.ord = i.ord
+  left join conversations c on c.id = i.conversation_id
+  left join users su on su.id = i.sender_id
+  left join profiles sp on sp.user_id = su.id
+  left join conversation_participants r on r.conversation_id = i.conversation_id and r.user_id = b.receiver_id
+  order by i.ord`;
 
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
@@ -265,6 +342,46 @@ export type MessageRepository = ReturnType<typeof createMessageRepository>;
 
 export function createMessageRepository(db: Database) {
   const sendStatement = preparedStatement<SendRow>(db, 'chat_send_message', SEND_STATEMENT);
+  const sendBatchStatement = preparedStatement<SendRow & { ord: number | string }>(
+    db,
+    'chat_send_messages',
+    SEND_BATCH_STATEMENT,
+  );
+  /**
+   * Sends in self-forming batches (docs/decisions/0061): one goes at once, alone, through the
+   * single statement when nothing is in flight; those arriving meanwhile go together in the
+   * next, one statement and one commit, never two of one conversation or one user.
+   */
+  const sends = createBatcher<SendItem, SendRow>({
+    name: 'chat_sends',
+    maxSize: SEND_BATCH_MAX,
+    keysOf: (item) => item.keys,
+    async run(items) {
+      if (items.length === 1) {
+        const [item] = items as [SendItem];
+        const [row] = await sendStatement([...sendParameters(item.id, item), item.receiverId]);
+        if (!row) throw new Error('message statement returned no row');
+        return [row];
+      }
+      const rows = await sendBatchStatement([
+        items.map((one) => one.id),
+        items.map((one) => one.conversationId),
+        items.map((one) => one.senderId),
+        items.map((one) => one.sessionId),
+        items.map((one) => one.text),
+        items.map((one) => one.text.slice(0, PREVIEW_LENGTH)),
+        items.map((one) => one.clientId ?? null),
+        items.map((one) => one.now.toISOString()),
+        items.map((one) => one.receiverId),
+      ]);
+      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+      return items.map((_, index) => {
+        const row = byOrd.get(index + 1);
+        if (!row) throw new Error('message batch statement returned no row for a send');
+        return row;
+      });
+    },
+  });
   const findByClientId = async (senderId: string, clientId: string) =>
     (await selectMessages(db, sql`m.sender_id = ${senderId}::uuid and m.client_id = ${clientId}::text`))[0];
 
@@ -288,14 +405,18 @@ export function createMessageRepository(db: Database) {
       clientId: string | undefined;
       /** The recipient the client named: the statement refuses the send when it is not the other user. */
       receiverId?: string;
+      /** The other user as this node's membership cache knows it, if it does (keeps batches apart). */
+      knownReceiverId?: string;
       now: Date;
     }): Promise<InsertOutcome> {
       const { conversationId, senderId, text, clientId, now } = input;
       const id = randomUUID();
       const cid = clientId ?? null;
+      const receiver = input.receiverId ?? input.knownReceiverId;
+      const keys = [conversationId, senderId, ...(receiver ? [receiver] : [])];
       let row: SendRow | undefined;
       try {
-        [row] = await sendStatement([...sendParameters(id, input), input.receiverId ?? null]);
+        row = await sends.submit({ ...input, id, receiverId: input.receiverId ?? null, keys });
       } catch (error) {
         // The same clientId stored by a concurrent send: this statement undid itself entirely.
         if (!cid || !isUniqueViolation(error)) throw error;
@@ -303,7 +424,6 @@ export function createMessageRepository(db: Database) {
         if (!original) throw error;
         return { kind: 'repeat', message: original, sender: await findPerson(db, senderId) };
       }
-      if (!row) throw new Error('message statement returned no row');
       const sender = { name: row.sender_name ?? '', photo: row.sender_photo };
       if (row.seq !== null) {
         const receiverUnread = Math.min(UNREAD_CAP, Number(row.unread_before ?? 0) + 1);
