@@ -41,8 +41,13 @@ export type DatabaseOptions = {
 
 /** Any number, the same on every node, so concurrent starts migrate one at a time. */
 const MIGRATION_LOCK_KEY = 7_410_233_551;
-/** The embedded server allows 40 connections (SMALL_FOOTPRINT); a scaled node shares its server with others. */
-const POOL_SIZE: Record<DatabaseKind, number> = { embedded: 16, postgres: 20 };
+/**
+ * The embedded server allows 40 connections (SMALL_FOOTPRINT); a scaled node shares its server with
+ * others. Embedded, 8: two cores, and the hot writes (sends, swipes) go one batch at a time each
+ * (docs/decisions/0057, 0061); every connection is a PostgreSQL process of its own (~4–5 MB PSS
+ * under load).
+ */
+const POOL_SIZE: Record<DatabaseKind, number> = { embedded: 8, postgres: 20 };
 /** The embedded cluster's database for the app. */
 export const EMBEDDED_DATABASE = 'entreno';
 

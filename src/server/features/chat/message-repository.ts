@@ -160,7 +160,8 @@ const SEND_BATCH_STATEMENT = `
       with ordinality as i(id, conversation_id, sender_id, session_id, text, preview, client_id, sent_at, named, ord)),
   prior as (
     select i.ord, m.id from input i
-    join messages m on i.client_id is not null and m.sender_id = i.sender_id and m.client_id = i.client_id),
+    cross join lateral (select m.id from messages m
+      where i.client_id is not null and m.sender_id = i.sender_id and m.client_id = i.client_id offset 0) m),
   guard as (
     select i.ord, exists (select 1 from sessions s where s.id = i.session_id and s.user_id = i.sender_id
       and s.revoked_at is null and s.expires_at > i.sent_at) as is_session_live
