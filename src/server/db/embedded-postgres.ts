@@ -67,6 +67,9 @@ export const SMALL_FOOTPRINT: Record<string, string | number> = {
   wal_level: 'minimal',
   max_wal_senders: 0,
   autovacuum_max_workers: 1,
+  // Statistics that keep up with a table growing by a thousand rows a second: an ANALYZE also
+  // drops the generic plans a connection made while the table was small (docs/decisions/0061).
+  autovacuum_naptime: '5s',
   maintenance_work_mem: '32MB',
   jit: 'off',
   huge_pages: 'off',
