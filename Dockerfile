@@ -41,4 +41,5 @@ HEALTHCHECK --interval=10s --timeout=4s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM starts the graceful drain (main.ts); give it stop_grace_period ≥ 20 s.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/server/main.js"]
+# The young generation's semi-space as `npm start` sets it (docs/decisions/0062).
+CMD ["node", "--max-semi-space-size=64", "dist/server/main.js"]

@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,9 +46,17 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
+/** Node's flags in the tree's `npm start` (e.g. `--max-semi-space-size=64`): the server runs as it would. */
+async function startFlags(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 async function startServer(dataDir: string, tokenSecret: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], {
+  const child = spawn(process.execPath, [...(await startFlags()), path.join(ROOT, 'dist/server/main.js')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -152,7 +161,7 @@ export async function benchMemory(): Promise<BenchResult> {
     const pid = child.pid as number;
     const health = (await (await fetch(`${url}/api/health`)).json()) as { database: string };
     lines.push(
-      `server ${ROOT} (database: ${health.database}), first start with the demo data seeded in ${(startMs / 1000).toFixed(1)} s`,
+      `server ${ROOT} (database: ${health.database}; node ${[...(await startFlags()), process.env.BENCH_SERVER_NODE_OPTIONS ?? ''].join(' ').trim() || 'without flags'}), first start with the demo data seeded in ${(startMs / 1000).toFixed(1)} s`,
     );
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const idle = treeMemory(pid);
