@@ -1,6 +1,7 @@
 // @setup embedded
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroupRepository } from '../../src/server/features/chat/group-repository.ts';
 import { createMessageRepository } from '../../src/server/features/chat/message-repository.ts';
 import { takeBatchSizes } from '../../src/server/infra/batcher.ts';
 import { createMatchedPair, type MatchedPair } from '../helpers/chat-api.ts';
@@ -172,5 +173,79 @@ describe('sends in batches: one statement for what queued, the rules of each sen
       where conversation_id = any(${`{${made.map((pair) => pair.conversationId).join(',')}}`}::uuid[])
       order by text`);
     expect(texts.map((row) => row.text)).toEqual(['bien', 'original', 'primero']);
+  });
+  it('group sends: one alone, then the rest together; a member who blocked the sender, a non-member, a revoked session and a repeat each get their own answer', async () => {
+    const groups = createGroupRepository(app.database.db);
+    const people = await Promise.all(
+      ['Grupo a', 'Grupo b', 'Grupo c', 'Grupo d', 'Grupo e', 'Grupo f'].map((name) => api.userWithProfile({}, name)),
+    );
+    const [ana, bea, carla, dani, eva, fran] = people as [TestUser, TestUser, TestUser, TestUser, TestUser, TestUser];
+    const group = async (owner: TestUser, members: TestUser[]) => {
+      const { conversationId } = await app.chat.groups.createGroupConversation({
+        ownerId: owner.userId,
+        title: 'Lote',
+      });
+      for (const member of members) await app.chat.groups.addGroupMember(conversationId, member.userId);
+      return conversationId;
+    };
+    const first = await group(ana, [bea]);
+    const second = await group(carla, [dani, ana]);
+    const third = await group(eva, [fran]);
+    const fourth = await group(fran, [eva]);
+    // Dani blocked Carla: Carla's message reaches Dani without its text.
+    await app.database.db.execute(
+      sql`insert into blocks (blocker_id, blocked_id) values (${dani.userId}::uuid, ${carla.userId}::uuid)`,
+    );
+    const groupSend = async (conversationId: string, sender: TestUser, text: string, clientId = `${text}-client`) => ({
+      conversationId,
+      senderId: sender.userId,
+      sessionId: await sessionOf(sender),
+      text,
+      clientId,
+      now: new Date(),
+    });
+    const original = await groups.insert(await groupSend(fourth, fran, 'ya enviado'));
+    expect(original.kind).toBe('created');
+    const fifth = await group(eva, []);
+    const revokedSend = await groupSend(fifth, eva, 'revocada');
+    await app.database.db.execute(
+      sql`update sessions set revoked_at = now() where id = ${revokedSend.sessionId}::uuid`,
+    );
+
+    takeBatchSizes();
+    const outcomes = await Promise.all(
+      [
+        await groupSend(first, ana, 'hola grupo'),
+        await groupSend(second, carla, 'hola equipo'),
+        await groupSend(third, bea, 'no soy de aquí'),
+        await groupSend(fourth, fran, 'ya enviado'),
+        revokedSend,
+        // Same group as "hola equipo": the next batch, seq 2.
+        await groupSend(second, dani, 'respuesta'),
+      ].map((one) => groups.insert(one)),
+    );
+    expect(takeBatchSizes().get('chat_group_sends')).toEqual(
+      new Map([
+        [1, 2],
+        [4, 1],
+      ]),
+    );
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual([
+      'created',
+      'created',
+      'missing',
+      'repeat',
+      'revoked',
+      'created',
+    ]);
+    expect(outcomes[0]).toMatchObject({ message: { seq: 1 }, sender: { name: 'Grupo a' }, hiddenFrom: [] });
+    expect(outcomes[1]).toMatchObject({ message: { seq: 1 }, hiddenFrom: [dani.userId] });
+    expect(new Set(outcomes[1]?.kind === 'created' ? outcomes[1].members : [])).toEqual(
+      new Set([carla.userId, dani.userId, ana.userId]),
+    );
+    expect(outcomes[3]).toMatchObject({
+      message: { id: original.kind === 'created' ? original.message.id : 'none', seq: 1 },
+    });
+    expect(outcomes[5]).toMatchObject({ message: { seq: 2, senderId: dani.userId } });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Database, preparedStatement } from '../../db/client.ts';
+import { createBatcher } from '../../infra/batcher.ts';
 import { rowsOf, type SqlExecutor } from '../sync/change-log-repository.ts';
 import { UNREAD_CAP } from './conversation-repository.ts';
 import {
@@ -9,7 +10,11 @@ import {
   pageOf,
   type Person,
   SEND_BUMP,
+  SEND_BATCH_BUMP,
+  SEND_BATCH_SENDER_LATERAL,
   SEND_PRIOR_AND_GUARD,
+  sendBatchInputPriorAndGuard,
+  sendColumns,
   SEND_SENDER_JOINS,
   sendParameters,
   type StoredMessageRow,
@@ -173,6 +178,56 @@ const GROUP_SEND_STATEMENT = `
   left join conversations c on c.id = $2::uuid
   ${SEND_SENDER_JOINS}`;
 
+/**
+ * The group send statement for a batch (docs/decisions/0061): GROUP_SEND_STATEMENT for each send,
+ * set-based over arrays ($1 ids, $2 conversations, $3 senders, $4 sessions, $5 texts, $6 previews,
+ * $7 clientIds, $8 times), one row per send with its 1-based `ord`. No batch holds two sends of one
+ * group or one sender, so each answers what it would alone. The arrays through sub-selects and the
+ * per-send lookups fenced with `offset 0`, as the two-member batch's (the generic plan stays one
+ * of index lookups).
+ */
+const GROUP_SEND_BATCH_STATEMENT = `
+  with ${sendBatchInputPriorAndGuard(false)},
+  bumped as (
+    ${SEND_BATCH_BUMP}
+    where c.id = i.conversation_id and c.kind = 'group' and c.status = 'active'
+      and i.sender_id = any(c.group_members)
+      and g.is_session_live and not exists (select 1 from prior p where p.ord = i.ord)
+    returning i.ord, c.last_seq, c.group_members),
+  inserted as (
+    insert into messages (id, conversation_id, sender_id, receiver_id, text, client_id, seq, created_at)
+    select i.id, i.conversation_id, i.sender_id, null, i.text, i.client_id, b.last_seq, i.sent_at
+    from bumped b join input i on i.ord = b.ord
+    returning id)
+  select i.ord, b.last_seq as seq, p.id as prior_id, g.is_session_live,
+    c.status, c.kind, coalesce(b.group_members, c.group_members) as group_members,
+    s.sender_name, s.sender_photo,
+    (select array_agg(bl.blocker_id) from blocks bl
+      where b.last_seq is not null and bl.blocked_id = i.sender_id and bl.blocker_id = any(b.group_members)) as hidden_from
+  from input i
+  join guard g on g.ord = i.ord
+  left join bumped b on b.ord = i.ord
+  left join prior p on p.ord = i.ord
+  left join lateral (select c.status, c.kind, c.group_members from conversations c
+    where c.id = i.conversation_id offset 0) c on true
+  ${SEND_BATCH_SENDER_LATERAL}
+  order by i.ord`;
+
+/** Group sends per batch statement at most. */
+const GROUP_SEND_BATCH_MAX = 64;
+
+/** What `insert` stores. */
+type GroupSendInput = {
+  conversationId: string;
+  senderId: string;
+  sessionId: string;
+  text: string;
+  clientId: string | undefined;
+  now: Date;
+};
+/** A group send as the batcher holds it. */
+type GroupSendItem = GroupSendInput & { id: string };
+
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /** Runs `work` in the caller's transaction when given one, else in a transaction of its own. */
@@ -210,6 +265,32 @@ export type GroupRepository = ReturnType<typeof createGroupRepository>;
 /** Group conversations (issue 35, docs/decisions/0056): N members as participant rows with cursors. */
 export function createGroupRepository(db: Database) {
   const sendStatement = preparedStatement<GroupSendRow>(db, 'chat_send_group_message', GROUP_SEND_STATEMENT);
+  const sendBatchStatement = preparedStatement<GroupSendRow & { ord: number | string }>(
+    db,
+    'chat_send_group_messages',
+    GROUP_SEND_BATCH_STATEMENT,
+  );
+  /** Group sends in self-forming batches (docs/decisions/0061): never two of one group or one sender. */
+  const sends = createBatcher<GroupSendItem, GroupSendRow>({
+    name: 'chat_group_sends',
+    maxSize: GROUP_SEND_BATCH_MAX,
+    keysOf: (item) => [item.conversationId, item.senderId],
+    async run(items) {
+      if (items.length === 1) {
+        const [item] = items as [GroupSendItem];
+        const [row] = await sendStatement(sendParameters(item.id, item));
+        if (!row) throw new Error('group message statement returned no row');
+        return [row];
+      }
+      const rows = await sendBatchStatement(sendColumns(items));
+      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+      return items.map((_, index) => {
+        const row = byOrd.get(index + 1);
+        if (!row) throw new Error('group message batch statement returned no row for a send');
+        return row;
+      });
+    },
+  });
 
   /** Messages of a group with how many current members other than the sender read / hold each. */
   const selectMessages = async (executor: SqlExecutor, where: SQL, tail: SQL = sql``): Promise<GroupMessageRow[]> => {
@@ -337,29 +418,21 @@ export function createGroupRepository(db: Database) {
     },
 
     /** See GROUP_SEND_STATEMENT. A repeated clientId answers the original message. */
-    async insert(input: {
-      conversationId: string;
-      senderId: string;
-      sessionId: string;
-      text: string;
-      clientId: string | undefined;
-      now: Date;
-    }): Promise<GroupSendOutcome> {
+    async insert(input: GroupSendInput): Promise<GroupSendOutcome> {
       const { conversationId, senderId, text, clientId, now } = input;
       const id = randomUUID();
       const cid = clientId ?? null;
       const original = async () =>
         cid ? (await selectMessages(db, sql`m.sender_id = ${senderId}::uuid and m.client_id = ${cid}`))[0] : undefined;
-      let row: GroupSendRow | undefined;
+      let row: GroupSendRow;
       try {
-        [row] = await sendStatement(sendParameters(id, input));
+        row = await sends.submit({ ...input, id });
       } catch (error) {
         const code = (error as { code?: string })?.code;
         const found = code === '23505' ? await original() : undefined;
         if (!found) throw error;
         return { kind: 'repeat', message: found, sender: await findPerson(senderId) };
       }
-      if (!row) throw new Error('group message statement returned no row');
       const sender = { name: row.sender_name ?? '', photo: row.sender_photo };
       if (row.seq !== null) {
         return {

@@ -143,21 +143,18 @@ type SendItem = {
 };
 
 /**
- * The send statement for a batch of two-member sends (docs/decisions/0061): `SEND_STATEMENT` for
- * each, set-based, over arrays ($1 ids, $2 conversations, $3 senders, $4 sessions, $5 texts,
- * $6 previews, $7 clientIds, $8 times, $9 the receivers the clients named), one row per send with
- * its 1-based `ord`. The batcher never puts two sends that share a conversation or a user in one
- * batch, so each send reads and writes only rows no other send of the batch touches: the batch
- * answers what the same sends one after another would. The arrays are read through sub-selects:
- * a plan made for the values would see each batch's size and always look cheaper than the generic
- * one, so PostgreSQL would plan every batch again (~2 ms); through sub-selects every plan assumes
- * the same size and the generic plan is kept after five.
+ * What every batch send statement (docs/decisions/0061) starts with: `input`, the arrays $1 ids,
+ * $2 conversations, $3 senders, $4 sessions, $5 texts, $6 previews, $7 clientIds, $8 times (and $9
+ * `named`, the receivers the clients named, when `withNamed`) read through sub-selects: a plan made
+ * for the values would see each batch's size, always look cheaper than the generic one, and
+ * PostgreSQL would plan every batch again (~2 ms); this way every plan assumes one size and the
+ * generic plan is kept after five. Then each send's `prior` (its clientId's
+ * earlier message, an index lookup fenced with `offset 0`) and `guard` (its session live).
  */
-const SEND_BATCH_STATEMENT = `
-  with input as (
+export const sendBatchInputPriorAndGuard = (withNamed: boolean) => `input as (
     select * from unnest((select $1::uuid[]), (select $2::uuid[]), (select $3::uuid[]), (select $4::uuid[]),
-      (select $5::text[]), (select $6::text[]), (select $7::text[]), (select $8::timestamptz[]), (select $9::uuid[]))
-      with ordinality as i(id, conversation_id, sender_id, session_id, text, preview, client_id, sent_at, named, ord)),
+      (select $5::text[]), (select $6::text[]), (select $7::text[]), (select $8::timestamptz[])${withNamed ? ', (select $9::uuid[])' : ''})
+      with ordinality as i(id, conversation_id, sender_id, session_id, text, preview, client_id, sent_at${withNamed ? ', named' : ''}, ord)),
   prior as (
     select i.ord, m.id from input i
     cross join lateral (select m.id from messages m
@@ -165,12 +162,30 @@ const SEND_BATCH_STATEMENT = `
   guard as (
     select i.ord, exists (select 1 from sessions s where s.id = i.session_id and s.user_id = i.sender_id
       and s.revoked_at is null and s.expires_at > i.sent_at) as is_session_live
-    from input i),
-  bumped as (
-    update conversations c set last_seq = c.last_seq + 1, last_message_id = i.id,
+    from input i)`;
+/** A batch's conversation update (SEND_BUMP per send), joined with `input` and `guard`; the caller adds the `where`. */
+export const SEND_BATCH_BUMP = `update conversations c set last_seq = c.last_seq + 1, last_message_id = i.id,
       last_message_preview = i.preview, last_message_at = i.sent_at,
       last_message_sender_id = i.sender_id, updated_at = i.sent_at, changed_xid = pg_current_xact_id()
-    from input i join guard g on g.ord = i.ord
+    from input i join guard g on g.ord = i.ord`;
+/** Each send's sender name and photo (`s`), looked up by key. */
+export const SEND_BATCH_SENDER_LATERAL = `left join lateral (select coalesce(sp.name, su.name) as sender_name,
+    sp.photos->>0 as sender_photo
+    from users su left join profiles sp on sp.user_id = su.id where su.id = i.sender_id offset 0) s on true`;
+
+/**
+ * The send statement for a batch of two-member sends (docs/decisions/0061): `SEND_STATEMENT` for
+ * each, set-based, over arrays ($1 ids, $2 conversations, $3 senders, $4 sessions, $5 texts,
+ * $6 previews, $7 clientIds, $8 times, $9 the receivers the clients named), one row per send with
+ * its 1-based `ord`. The batcher never puts two sends that share a conversation or a user in one
+ * batch, so each send reads and writes only rows no other send of the batch touches: the batch
+ * answers what the same sends one after another would. (Why sub-selects and `offset 0`: see
+ * `sendBatchInputPriorAndGuard` and the receiver's lookups below.)
+ */
+const SEND_BATCH_STATEMENT = `
+  with ${sendBatchInputPriorAndGuard(true)},
+  bumped as (
+    ${SEND_BATCH_BUMP}
     where c.id = i.conversation_id and c.status = 'active'
       and (c.user_a = i.sender_id or c.user_b = i.sender_id)
       and (i.named is null or i.named = case when c.user_a = i.sender_id then c.user_b else c.user_a end)
@@ -204,8 +219,7 @@ const SEND_BATCH_STATEMENT = `
   -- would otherwise hash whole tables.
   left join lateral (select c.status, c.user_a, c.user_b from conversations c
     where c.id = i.conversation_id offset 0) c on true
-  left join lateral (select coalesce(sp.name, su.name) as sender_name, sp.photos->>0 as sender_photo
-    from users su left join profiles sp on sp.user_id = su.id where su.id = i.sender_id offset 0) s on true
+  ${SEND_BATCH_SENDER_LATERAL}
   left join lateral (select r.last_read_seq, r.is_muted from conversation_participants r
     where r.conversation_id = i.conversation_id and r.user_id = b.receiver_id offset 0) r on true
   order by i.ord`;
@@ -326,6 +340,12 @@ export function sendParameters(
   return [id, conversationId, senderId, sessionId, text, text.slice(0, PREVIEW_LENGTH), input.clientId ?? null, now];
 }
 
+/** $1–$8 of a batch send statement: each send's `sendParameters`, column by column (one array each). */
+export function sendColumns(items: readonly (Parameters<typeof sendParameters>[1] & { id: string })[]): unknown[][] {
+  const rows = items.map((one) => sendParameters(one.id, one));
+  return rows[0]?.map((_, column) => rows.map((row) => row[column])) ?? [];
+}
+
 export type PageOptions = { before: number | undefined; offset: number; limit: number };
 
 /**
@@ -371,17 +391,7 @@ export function createMessageRepository(db: Database) {
         if (!row) throw new Error('message statement returned no row');
         return [row];
       }
-      const rows = await sendBatchStatement([
-        items.map((one) => one.id),
-        items.map((one) => one.conversationId),
-        items.map((one) => one.senderId),
-        items.map((one) => one.sessionId),
-        items.map((one) => one.text),
-        items.map((one) => one.text.slice(0, PREVIEW_LENGTH)),
-        items.map((one) => one.clientId ?? null),
-        items.map((one) => one.now.toISOString()),
-        items.map((one) => one.receiverId),
-      ]);
+      const rows = await sendBatchStatement([...sendColumns(items), items.map((one) => one.receiverId)]);
       const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
       return items.map((_, index) => {
         const row = byOrd.get(index + 1);
