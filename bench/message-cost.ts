@@ -199,7 +199,7 @@ export async function benchMessageCost(): Promise<BenchResult> {
           `per message: main thread ${(mainMs / sent).toFixed(3)} ms CPU (${((mainMs - idleMainMs) / sent).toFixed(3)} beyond idle); PostgreSQL ${(backendMs / sent).toFixed(3)} ms CPU (${((backendMs - idleBackendMs) / sent).toFixed(3)} beyond idle); ${(total / sent).toFixed(2)} statements`,
           `socket writes (system calls) per message: ${(written.tcp / sent).toFixed(2)} to TCP (the WebSockets${ON_POSTGRES ? ', PostgreSQL, Redis' : ''}), ${(written.unix / sent).toFixed(2)} to Unix sockets (${ON_POSTGRES ? 'none expected' : 'the embedded PostgreSQL'})`,
           `idle, the same ${SECONDS} s with nothing sent: main thread ${idleMainMs} ms, PostgreSQL ${idleBackendMs} ms CPU`,
-          `send batches (count×size): ${describeBatchSizes(takeBatchSizes().get('chat_sends') ?? new Map<number, number>())}`,
+          `send batches (count×size): ${describeBatchSizes(takeBatchSizes().get(phase.inGroups ? 'chat_group_sends' : 'chat_sends') ?? new Map<number, number>())}`,
         );
         for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length).slice(0, 12)) {
           const round = summarize(list);
