@@ -430,7 +430,7 @@ export function createMessageRepository(db: Database) {
       const { conversationId, senderId, text, clientId, now } = input;
       const id = randomUUID();
       const cid = clientId ?? null;
-      const receiver = input.receiverId ?? input.knownReceiverId;
+      const receiver = (input.receiverId ?? input.knownReceiverId)?.toLowerCase();
       const keys = [conversationId, senderId, ...(receiver ? [receiver] : [])];
       let row: SendRow | undefined;
       try {
