@@ -96,13 +96,16 @@ export function createBatcher<In, Out>(options: {
     const taken: Waiting<In, Out>[] = [];
     const left: Waiting<In, Out>[] = [];
     const seen = new Set<string>();
-    for (const one of queue) {
+    let index = 0;
+    // Once the batch is full the rest keeps its order untouched (no keys to read).
+    for (; index < queue.length && taken.length < options.maxSize; index += 1) {
+      const one = queue[index] as Waiting<In, Out>;
       const keys = keysOf(one.item);
-      if (taken.length < options.maxSize && !keys.some((key) => seen.has(key))) taken.push(one);
-      else left.push(one);
+      if (keys.some((key) => seen.has(key))) left.push(one);
+      else taken.push(one);
       for (const key of keys) seen.add(key);
     }
-    queue.splice(0, queue.length, ...left);
+    queue.splice(0, index, ...left);
     return taken;
   };
 
