@@ -1,5 +1,18 @@
 import { createHash } from 'node:crypto';
-import { expect, test } from './helpers/test.ts';
+import { expect, type Page, test } from './helpers/test.ts';
+
+/** Holds the app's entry script back, as on a slow phone, until the returned function is called. */
+async function holdEntry(page: Page): Promise<() => void> {
+  let release = () => {};
+  const isEntryHeld = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await isEntryHeld;
+    await route.continue();
+  });
+  return () => release();
+}
 
 // The landing screen with motion as most people have it: its demo deck moves (the journeys'
 // default is reduced motion: playwright.config.ts).
@@ -89,21 +102,14 @@ test.describe('login screen before and after its JavaScript runs', () => {
 
   test('a tap on the static page before its script runs is not lost (issue 34)', async ({ page }) => {
     // The app's entry held back, as on a slow phone: the static page is on screen, its button dead.
-    let releaseEntry: (() => void) | undefined;
-    const isEntryHeld = new Promise<void>((resolve) => {
-      releaseEntry = resolve;
-    });
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      await isEntryHeld;
-      await route.continue();
-    });
+    const releaseEntry = await holdEntry(page);
     await page.goto('/login');
     const open = page.getByRole('button', { name: 'Iniciar Sesión', exact: true });
     await expect(open).toBeDisabled();
     // A person does not wait for it to be enabled: the tap lands on the static button.
     await open.click({ force: true });
     await expect(page.getByLabel('Email')).toBeHidden();
-    releaseEntry?.();
+    releaseEntry();
     // The live screen takes the tap: the form, as if the person had tapped the live button.
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Iniciar sesión');
     await expect(page.getByLabel('Email')).toBeVisible();
@@ -112,14 +118,7 @@ test.describe('login screen before and after its JavaScript runs', () => {
   test('a submit of the static form before the app is live is held, never sent as a GET (issue 34)', async ({
     page,
   }) => {
-    let releaseEntry: (() => void) | undefined;
-    const isEntryHeld = new Promise<void>((resolve) => {
-      releaseEntry = resolve;
-    });
-    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-      await isEntryHeld;
-      await route.continue();
-    });
+    const releaseEntry = await holdEntry(page);
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeDisabled();
     // The form's own submit, as a press of Enter in it would send: the browser's default is a GET
@@ -132,7 +131,7 @@ test.describe('login screen before and after its JavaScript runs', () => {
       return prevented;
     });
     expect(isPrevented, 'the static page holds the submit').toBe(true);
-    releaseEntry?.();
+    releaseEntry();
     await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeEnabled();
     expect(new URL(page.url()).search).toBe('');
   });
