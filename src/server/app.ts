@@ -377,6 +377,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
   quedadas.start();
   openSessions.start();
   moderation.start();
+  auth.start();
   const readiness = health.readiness;
 
   let closing: Promise<void> | undefined;
@@ -420,6 +421,7 @@ export async function buildApp(config: Config, dependencies: AppDependencies = {
         await chat.close();
         await notifications.close();
         await push.close();
+        await auth.close();
         // Reset links being mailed after their answer still need the database.
         await auth.passwordReset.whenIdle();
         await database.close();

@@ -21,6 +21,9 @@ import { createSmsCodeService } from './sms-code-service.ts';
 import { createUserRepository } from './user-repository.ts';
 import { createUserService } from './user-service.ts';
 
+/** How often the sessions in use are read again ahead of their cache entries' end. */
+const SESSION_REFRESH_EVERY_MS = 5_000;
+
 export type AuthModuleDeps = {
   db: Database;
   limiter: RateLimiter;
@@ -117,6 +120,16 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     publicOrigin: deps.publicOrigin,
     onPasswordChanged: deps.secondStep.forgetDevices,
   });
+  let timer: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> | undefined;
+  const refreshSessions = () => {
+    refreshing ??= sessions
+      .refreshCached()
+      .catch((error: unknown) => logger.warn({ err: error }, 'auth: session refresh failed'))
+      .finally(() => {
+        refreshing = undefined;
+      });
+  };
   return {
     users,
     sessions,
@@ -127,6 +140,15 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     hasher,
     gate,
     clock,
+    /** Keeps the sessions in use cached (`refreshCached`), every SESSION_REFRESH_EVERY_MS. */
+    start() {
+      timer ??= setInterval(refreshSessions, SESSION_REFRESH_EVERY_MS);
+      timer.unref();
+    },
+    async close() {
+      clearInterval(timer);
+      await refreshing;
+    },
     /** `/api/auth/*` (Google's and the second step's are their features' own). */
     async register(http: FastifyInstance) {
       await http.register(authRoutes, { prefix: '/api/auth', auth: { auth, smsCodes, passwordReset } });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type SessionRow, sessions } from '../../db/schema/index.ts';
 
@@ -22,6 +22,20 @@ export function createSessionRepository(db: Database) {
     async findById(id: string): Promise<SessionRecord | undefined> {
       const [row] = await db.select().from(sessions).where(eq(sessions.id, id)).limit(1);
       return row;
+    },
+    /** Those of these sessions that are live at `now` (one statement). */
+    async findLive(ids: readonly string[], now: Date) {
+      if (ids.length === 0) return [];
+      return db
+        .select({
+          id: sessions.id,
+          userId: sessions.userId,
+          rememberMe: sessions.rememberMe,
+          expiresAt: sessions.expiresAt,
+          maxExpiresAt: sessions.maxExpiresAt,
+        })
+        .from(sessions)
+        .where(and(inArray(sessions.id, [...ids]), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
     },
     /** Moves the end forward (never back, never past the cap) while the session is live. */
     async extend(id: string, expiresAt: Date, now: Date): Promise<SessionRecord | undefined> {

@@ -23,6 +23,8 @@ import type { SessionRecord, SessionRepository } from './session-repository.ts';
 import { type VerifiedClaims, verifyHs256 } from './token-verify.ts';
 
 const HOUR_MS = 3_600_000;
+/** Sessions a statement of `refreshCached` reads at most. */
+const REFRESH_CHUNK = 5_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
@@ -255,6 +257,24 @@ export function createSessionService(deps: SessionServiceDeps) {
       if (session) return session.expiresAt;
       await deps.bus.publish({ type: 'sessions-revoked', userId, sessionIds: [sessionId] });
       return undefined;
+    },
+
+    /**
+     * Reads again, in one statement a chunk, the rows of the cached sessions in use whose rows
+     * were read a while ago (session-cache.ts `takeDue`), so a session in use stays cached: run
+     * every few seconds by the auth module. Revocations still drop entries at once (the bus).
+     */
+    async refreshCached(): Promise<void> {
+      const due = cache.takeDue();
+      try {
+        const live: CachedSession[] = [];
+        for (let start = 0; start < due.ids.length; start += REFRESH_CHUNK)
+          live.push(...(await sessions.findLive(due.ids.slice(start, start + REFRESH_CHUNK), clock.now())));
+        due.settle(live);
+      } catch (error) {
+        due.abandon();
+        throw error;
+      }
     },
 
     /**
