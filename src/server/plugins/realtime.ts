@@ -74,8 +74,11 @@ export async function createRealtime(
   if (!options.redisUrl) {
     return { io, kind: 'memory', close: () => closeIo(io) };
   }
-  const pub = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
-  const sub = pub.duplicate();
+  // The broadcasts of one tick (a message's events to its people's rooms, a drain batch's notices)
+  // go to Redis in one write: 2-member messages at 500/s on PostgreSQL + Redis made 14.9 TCP
+  // writes each, now 6.0, main thread ~0.9x (message-cost, session 19). Not on the subscriber.
+  const pub = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  const sub = pub.duplicate({ enableAutoPipelining: false });
   guardAdapterClients(pub, sub, options.onRedisError ?? (() => {}));
   await Promise.all([pub.connect(), sub.connect()]);
   io.adapter(createAdapter(pub, sub, { key: `${options.keyPrefix ?? ''}socket.io` }));
