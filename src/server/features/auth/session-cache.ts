@@ -19,9 +19,11 @@ export type SessionCache = ReturnType<typeof createSessionCache>;
 
 /**
  * This node's live sessions (docs/decisions/0018 §2): session id → the row's fields that decide
- * whether a token is good, filled on first use, bounded (LRU) and expiring after 60 s. Only live
- * sessions are kept; a revocation heard on the bus (any node's) drops them at once, and a
- * `reset` (the bus may have missed events) drops everything.
+ * whether a token is good, filled on first use, bounded (LRU) and expiring 60 s after its row was
+ * read; a session in use is read again before that, with the others due, in one statement
+ * (`takeDue`, 0018's amendment of session 19). Only live sessions are kept; a revocation heard on
+ * the bus (any node's) drops them at once, and a `reset` (the bus may have missed events) drops
+ * everything.
  */
 export function createSessionCache(
   bus: InvalidationBus,
