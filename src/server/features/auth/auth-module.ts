@@ -5,6 +5,7 @@ import type { EmailChannel } from '../../delivery/email-channel.ts';
 import type { SmsChannel } from '../../delivery/sms-channel.ts';
 import type { Logger } from '../../logger.ts';
 import type { InvalidationBus } from '../../infra/invalidation-bus.ts';
+import { periodicPass } from '../../infra/periodic-pass.ts';
 import type { RateLimiter } from '../../infra/rate-limit.ts';
 import type { ServerKeys } from '../../secrets.ts';
 import { type AccountGateDeps, createAccountGate } from './account-gate.ts';
@@ -120,16 +121,11 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     publicOrigin: deps.publicOrigin,
     onPasswordChanged: deps.secondStep.forgetDevices,
   });
-  let timer: NodeJS.Timeout | undefined;
-  let refreshing: Promise<void> | undefined;
-  const refreshSessions = () => {
-    refreshing ??= sessions
-      .refreshCached()
-      .catch((error: unknown) => logger.warn({ err: error }, 'auth: session refresh failed'))
-      .finally(() => {
-        refreshing = undefined;
-      });
-  };
+  const sessionRefresh = periodicPass(
+    () => sessions.refreshCached(),
+    SESSION_REFRESH_EVERY_MS,
+    (error) => logger.warn({ err: error }, 'auth: session refresh failed'),
+  );
   return {
     users,
     sessions,
@@ -141,14 +137,8 @@ export async function createAuthModule(deps: AuthModuleDeps) {
     gate,
     clock,
     /** Keeps the sessions in use cached (`refreshCached`), every SESSION_REFRESH_EVERY_MS. */
-    start() {
-      timer ??= setInterval(refreshSessions, SESSION_REFRESH_EVERY_MS);
-      timer.unref();
-    },
-    async close() {
-      clearInterval(timer);
-      await refreshing;
-    },
+    start: sessionRefresh.start,
+    close: sessionRefresh.close,
     /** `/api/auth/*` (Google's and the second step's are their features' own). */
     async register(http: FastifyInstance) {
       await http.register(authRoutes, { prefix: '/api/auth', auth: { auth, smsCodes, passwordReset } });

@@ -9,6 +9,7 @@ import {
   type PageOptions,
   pageOf,
   type Person,
+  rowsInOrder,
   SEND_BUMP,
   SEND_BATCH_BUMP,
   SEND_BATCH_SENDER_LATERAL,
@@ -217,14 +218,7 @@ const GROUP_SEND_BATCH_STATEMENT = `
 const GROUP_SEND_BATCH_MAX = 64;
 
 /** What `insert` stores. */
-type GroupSendInput = {
-  conversationId: string;
-  senderId: string;
-  sessionId: string;
-  text: string;
-  clientId: string | undefined;
-  now: Date;
-};
+type GroupSendInput = Parameters<typeof sendParameters>[1];
 /** A group send as the batcher holds it. */
 type GroupSendItem = GroupSendInput & { id: string };
 
@@ -282,13 +276,7 @@ export function createGroupRepository(db: Database) {
         if (!row) throw new Error('group message statement returned no row');
         return [row];
       }
-      const rows = await sendBatchStatement(sendColumns(items));
-      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
-      return items.map((_, index) => {
-        const row = byOrd.get(index + 1);
-        if (!row) throw new Error('group message batch statement returned no row for a send');
-        return row;
-      });
+      return rowsInOrder(await sendBatchStatement(sendColumns(items)), items.length, 'group message');
     },
   });
 

@@ -340,6 +340,20 @@ export function sendParameters(
   return [id, conversationId, senderId, sessionId, text, text.slice(0, PREVIEW_LENGTH), input.clientId ?? null, now];
 }
 
+/** A batch send statement's rows (each with its 1-based `ord`) in the order of its `count` sends. */
+export function rowsInOrder<Row extends { ord: number | string }>(
+  rows: readonly Row[],
+  count: number,
+  what: string,
+): Row[] {
+  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+  return Array.from({ length: count }, (_, index) => {
+    const row = byOrd.get(index + 1);
+    if (!row) throw new Error(`${what} batch statement returned no row for a send`);
+    return row;
+  });
+}
+
 /** $1–$8 of a batch send statement: each send's `sendParameters`, column by column (one array each). */
 export function sendColumns(items: readonly (Parameters<typeof sendParameters>[1] & { id: string })[]): unknown[][] {
   const rows = items.map((one) => sendParameters(one.id, one));
@@ -392,12 +406,7 @@ export function createMessageRepository(db: Database) {
         return [row];
       }
       const rows = await sendBatchStatement([...sendColumns(items), items.map((one) => one.receiverId)]);
-      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
-      return items.map((_, index) => {
-        const row = byOrd.get(index + 1);
-        if (!row) throw new Error('message batch statement returned no row for a send');
-        return row;
-      });
+      return rowsInOrder(rows, items.length, 'message');
     },
   });
   const findByClientId = async (senderId: string, clientId: string) =>
