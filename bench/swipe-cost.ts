@@ -115,7 +115,10 @@ export async function benchSwipeCost(): Promise<BenchResult> {
       );
       if (round === ROUNDS) {
         for (const [key, list] of [...statements].sort((a, b) => b[1].length - a[1].length).slice(0, 5)) {
-          lines.push(`  ${(list.length / sent).toFixed(3)}/swipe  ${key}`);
+          const took = summarize(list);
+          lines.push(
+            `  ${(list.length / sent).toFixed(3)}/swipe, p50 ${took.p50.toFixed(2)} ms p95 ${took.p95.toFixed(2)} ms  ${key}`,
+          );
         }
       }
     }

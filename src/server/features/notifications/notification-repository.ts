@@ -98,6 +98,21 @@ const collapseStatement = (isCounted: boolean) => `
   from upserted u`;
 
 /**
+ * `insert`'s text: the row ($1–$9), with the owner's unread count before it and whether the
+ * owner has a push subscription, as `collapseStatement` answers them.
+ */
+const INSERT_COUNTED = `
+  with inserted as (
+    insert into notifications (user_id, type, priority, title, body, reference_id, reference_type,
+      collapse_key, created_at)
+    values ($1::uuid, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::timestamptz)
+    returning *)
+  select i.*, (select count(*)::int from notifications c where c.user_id = $1::uuid
+      and c.is_read = false) as unread_before,
+    exists (select 1 from push_subscriptions s where s.user_id = $1::uuid) as has_push
+  from inserted i`;
+
+/**
  * `upsertOwed`'s text: one statement for a batch of collapsing notifications, each written only
  * for the keys the guard still owes to its owner (the guard answers `user_id` and `keys`: a group
  * message is one key owed to several members), counting up by that many. $2 the group of each key,
@@ -155,10 +170,24 @@ const owedStatement = (guardText: string) => `
     exists (select 1 from push_subscriptions s where s.user_id = u.user_id) as has_push
   from upserted u`;
 
+/** A row's $1–$9, in the order of `INSERT_COUNTED` and `collapseStatement`. */
+const rowValues = (row: NewNotification): unknown[] => [
+  row.userId,
+  row.type,
+  row.priority,
+  row.title,
+  row.body,
+  row.referenceId,
+  row.referenceType,
+  row.collapseKey,
+  row.createdAt,
+];
+
 export type NotificationRepository = ReturnType<typeof createNotificationRepository>;
 
 /** Every query is scoped by the owner: a notification of someone else is simply not found. */
 export function createNotificationRepository(db: Database) {
+  const insertCounted = preparedStatement<StoredRow>(db, 'notification_insert', INSERT_COUNTED);
   const owned = (userId: string, id: string) => and(eq(notifications.userId, userId), eq(notifications.id, id));
   const filtered = (userId: string, filter: NotificationFilter) =>
     and(
@@ -168,10 +197,21 @@ export function createNotificationRepository(db: Database) {
     );
 
   return {
-    async insert(row: NewNotification): Promise<NotificationRecord> {
-      const [created] = await db.insert(notifications).values(row).returning();
-      if (!created) throw new Error('notifications insert returned no row');
-      return created;
+    /**
+     * Stores a notification that does not collapse, in **one statement** (a named prepared one)
+     * that also answers the owner's unread count with it and whether the owner has any push
+     * subscription, like `upsertCollapsed`: a superlike's notification was three round trips.
+     */
+    async insert(row: NewNotification): Promise<StoredNotification> {
+      const [stored] = await insertCounted(rowValues(row));
+      if (!stored) throw new Error('notifications insert returned no row');
+      // The count was read from the statement's snapshot, which does not hold the new row.
+      return {
+        record: recordOf(stored),
+        isNew: true,
+        unreadCount: Number(stored.unread_before) + (stored.is_read ? 0 : 1),
+        hasPushSubscription: stored.has_push,
+      };
     },
 
     /**
@@ -195,15 +235,7 @@ export function createNotificationRepository(db: Database) {
         `notification_collapse_${isCounted ? 'counted' : 'plain'}`,
         collapseStatement(isCounted),
       )([
-        row.userId,
-        row.type,
-        row.priority,
-        row.title,
-        row.body,
-        row.referenceId,
-        row.referenceType,
-        row.collapseKey,
-        row.createdAt,
+        ...rowValues(row),
         template,
         // A parameter the text does not use would have no type: the marker only where it is replaced.
         ...(isCounted ? [String(COUNT_MARKER)] : []),

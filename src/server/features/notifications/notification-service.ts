@@ -213,7 +213,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
     const row = rowOf(userId, input);
     const stored = input.collapseKey
       ? await notifications.upsertCollapsed({ ...row, collapseKey: input.collapseKey }, collapsedBodyOf(input))
-      : { record: await notifications.insert(row), unreadCount: undefined };
+      : await notifications.insert(row);
     if (!stored) throw new Error('notifications: a collapsing notification was not stored');
     return announce(userId, input, stored);
   };
