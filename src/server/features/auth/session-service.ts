@@ -20,7 +20,7 @@ import type { AccountGate, SecondFactor } from './account-gate.ts';
 import { toAuthUser } from './auth-user.ts';
 import { type CachedSession, createSessionCache } from './session-cache.ts';
 import type { SessionRecord, SessionRepository } from './session-repository.ts';
-import { type VerifiedClaims, verifyHs256 } from './token-verify.ts';
+import { createTokenVerifier, type VerifiedClaims } from './token-verify.ts';
 
 const HOUR_MS = 3_600_000;
 /** Sessions a statement of `refreshCached` reads at most. */
@@ -112,12 +112,15 @@ export function createSessionService(deps: SessionServiceDeps) {
       .setExpirationTime(seconds(expiresAt))
       .sign(tokenKey);
 
+  const tokenClaims = createTokenVerifier(deps.tokenKey, { issuer: TOKEN_ISSUER });
+
   /**
-   * Verifies signature, algorithm, issuer and exp (node:crypto, synchronously: token-verify.ts),
+   * Verifies signature, algorithm, issuer and exp (node:crypto, synchronously, a token seen
+   * before from memory: token-verify.ts),
    * then the session row: live, not revoked, same user.
    */
   const claimsOf = (token: string) => {
-    const claims = verifyHs256(token, deps.tokenKey, { issuer: TOKEN_ISSUER, now: clock.now() });
+    const claims = tokenClaims(token, clock.now());
     if (!claims || !isUuid(claims.sid)) throw unauthorized(SERVER_MESSAGES.invalidToken);
     return claims;
   };

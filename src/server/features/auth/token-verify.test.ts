@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { verifyHs256 } from './token-verify.ts';
+import { createTokenVerifier, verifyHs256 } from './token-verify.ts';
 
 const key = randomBytes(32);
 const now = new Date('2026-11-25T12:00:00Z');
@@ -89,5 +89,49 @@ describe('verifyHs256', () => {
     }
     expect(verify(await unsigned({ ...base, exp: String(base.exp) }))).toBeUndefined();
     expect(verify(await unsigned({ ...base, sid: 42 }))).toBeUndefined();
+  });
+});
+
+describe('createTokenVerifier', () => {
+  const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+  it('answers a token it verified from memory, with the same claims, until it expires', async () => {
+    const verifier = createTokenVerifier(key, { issuer: 'entreno' });
+    const token = await sign({ exp: nowSeconds + 60 });
+    const claims = { sub: 'user-1', sid, iat: nowSeconds - 60, exp: nowSeconds + 60 };
+    expect(verifier(token, now)).toEqual(claims);
+    expect(verifier(token, later(59))).toEqual(claims);
+    expect(verifier(token, later(60))).toBeUndefined();
+    expect(verifier(token, later(61))).toBeUndefined();
+  });
+
+  it('remembers only what verified, under its own key and issuer', async () => {
+    const verifier = createTokenVerifier(key, { issuer: 'entreno' });
+    const token = await sign();
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    expect(verifier(token, now)).toBeDefined();
+    const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
+    expect(verifier(`${header}.${payload}.${flipped}`, now)).toBeUndefined();
+    expect(verifier(await sign({ key: randomBytes(32) }), now)).toBeUndefined();
+    expect(verifier(await sign({ issuer: 'someone-else' }), now)).toBeUndefined();
+    expect(verifier(await sign({ claims: { nbf: nowSeconds + 10 } }), now)).toBeUndefined();
+  });
+
+  it('keeps at most maxKept tokens, forgetting the oldest, and still verifies a forgotten one', async () => {
+    const verifier = createTokenVerifier(key, { issuer: 'entreno', maxKept: 2 });
+    const tokens = await Promise.all([1, 2, 3].map((n) => sign({ exp: nowSeconds + 60 * n })));
+    for (const token of tokens) expect(verifier(token, now)).toBeDefined();
+    // The first was forgotten: at a time past its exp it is verified again and refused, as the
+    // third (kept) is still answered.
+    expect(verifier(tokens[0] as string, later(90))).toBeUndefined();
+    expect(verifier(tokens[2] as string, later(90))?.exp).toBe(nowSeconds + 180);
+  });
+
+  it('hands out copies: a caller changing its claims does not change what is kept', async () => {
+    const verifier = createTokenVerifier(key, { issuer: 'entreno' });
+    const token = await sign();
+    const first = verifier(token, now) as { sub: string };
+    first.sub = 'someone-else';
+    expect(verifier(token, now)?.sub).toBe('user-1');
   });
 });

@@ -55,3 +55,34 @@ export function verifyHs256(
   if (nbf !== undefined && (typeof nbf !== 'number' || nbf > nowSeconds)) return undefined;
   return { sub, sid, iat, exp };
 }
+
+/** Verified tokens a verifier keeps by default: one per signed-in device that calls, about 3 MB. */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * `verifyHs256` under one key and issuer, remembering the tokens it verified (up to `maxKept`,
+ * the oldest forgotten first): a device sends the same token with every call, and the same text
+ * verifies the same way under the same key, so a token seen again costs a map lookup and the time
+ * check instead of the HMAC and two JSON parses (~0.1 ms of the event loop per request in the
+ * swipe profile, session 20). Only verified tokens are kept, so nobody fills it without tokens we
+ * signed. `exp` is checked at every use; `nbf` was not after now when the token was first
+ * verified, so it is not after any later now. The session behind the token is checked by the
+ * caller every time, as before (revocation, sign-out).
+ */
+export function createTokenVerifier(key: Uint8Array, options: { issuer: string; maxKept?: number }) {
+  const maxKept = options.maxKept ?? VERIFIED_TOKENS_KEPT;
+  const kept = new Map<string, VerifiedClaims>();
+  return (token: string, now: Date): VerifiedClaims | undefined => {
+    const known = kept.get(token);
+    if (known) {
+      if (known.exp > Math.floor(now.getTime() / 1000)) return { ...known };
+      kept.delete(token);
+      return undefined;
+    }
+    const claims = verifyHs256(token, key, { issuer: options.issuer, now });
+    if (!claims) return undefined;
+    if (kept.size >= maxKept) kept.delete(kept.keys().next().value as string);
+    kept.set(token, claims);
+    return { ...claims };
+  };
+}
