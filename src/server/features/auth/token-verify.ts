@@ -56,8 +56,8 @@ export function verifyHs256(
   return { sub, sid, iat, exp };
 }
 
-/** Verified tokens a verifier keeps by default: one per signed-in device that calls, about 3 MB. */
-export const VERIFIED_TOKENS_KEPT = 10_000;
+/** Verified tokens a verifier keeps by default: one per signed-in device that calls, a few MB. */
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
  * `verifyHs256` under one key and issuer, remembering the tokens it verified (up to `maxKept`,
