@@ -11,6 +11,7 @@ import { createSyncService, type SyncService } from '../sync/sync-service.ts';
 import { createNotificationDelivery } from './chat-deliveries.ts';
 import { chatRoutes, groupRoutes } from './chat-routes.ts';
 import { type ChatNotifier, type ChatRealtime, type ChatService, createChatService } from './chat-service.ts';
+import { createAliasPresence } from './alias-presence.ts';
 import { attachChatSocket, createChatRealtime } from './chat-socket.ts';
 import { createChatSyncSource } from './chat-sync.ts';
 import { createMembershipCache } from './conversation-membership.ts';
@@ -70,7 +71,8 @@ export async function registerChat(
   const conversations = createConversationRepository(deps.db);
   const messages = createMessageRepository(deps.db);
   let drain: ReturnType<typeof createDeliveryDrain> | undefined;
-  const realtime = createChatRealtime(deps.io, logger, { isSoleNode: deps.isSoleNode });
+  const aliases = createAliasPresence(deps.io, { isSoleNode: deps.isSoleNode });
+  const realtime = createChatRealtime(deps.io, logger, { aliases });
   const membership = createMembershipCache({ bus: deps.bus, load: (id) => conversations.findMembership(id) });
   const onStored = (conversationId: string) => drain?.kick(conversationId);
   const groupRepository = createGroupRepository(deps.db);
@@ -126,7 +128,10 @@ export async function registerChat(
     realtime,
     groups,
     groupReports: createGroupReports({ repository: createGroupReportRepository(deps.db) }),
-    close: () => started.close(),
+    close: () => {
+      aliases.close();
+      return started.close();
+    },
     whenDelivered: () => started.whenIdle(),
     matchEvents: {
       matched(userId, event) {

@@ -17,6 +17,7 @@ import {
 import type { Logger } from '../../logger.ts';
 import { type SocketAuth, userRoom } from '../../plugins/realtime-auth.ts';
 import { checkInput } from '../../validation.ts';
+import { type AliasPresence, aliasRoom } from './alias-presence.ts';
 import { ackError } from './chat-mapping.ts';
 import type { ChatRealtime, ChatService } from './chat-service.ts';
 
@@ -27,7 +28,6 @@ type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, DefaultEven
 
 export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`;
 /** The sockets of a user that asked for the aliased event names (docs/decisions/0013). */
-export const aliasRoom = (userId: string) => `aliases:${userId}`;
 
 /** Spec 001 §9: a client keeps at most 20 conversation rooms; the server holds it to that too. */
 const MAX_JOINED_CONVERSATIONS = 20;
@@ -39,15 +39,11 @@ export function asChatServer(io: Server): ChatServer {
 
 /**
  * ChatRealtime over Socket.IO: rooms go through the adapter, so every node is reached (QUALITY 16).
- * `isSoleNode`: no adapter between nodes, so this node's rooms are all there are. Built once, by the
- * chat module, and handed to the other features that emit to users.
+ * `aliases`: whether a user's sockets may have asked for the alias names, here or on another
+ * node. Built once, by the chat module, and handed to the other features that emit to users.
  */
-export function createChatRealtime(io: Server, logger: Logger, options: { isSoleNode: boolean }): ChatRealtime {
+export function createChatRealtime(io: Server, logger: Logger, deps: { aliases: AliasPresence }): ChatRealtime {
   const server = asChatServer(io);
-  const localRooms = io.of('/').adapter.rooms;
-  /** Whether some socket of these users may have asked for the aliases (on another node: unknown, so yes). */
-  const mayHaveAliasSockets = (users: readonly string[]) =>
-    !options.isSoleNode || users.some((user) => localRooms.has(aliasRoom(user)));
   return {
     /**
      * One packet per socket, never two: an aliased event goes under its canonical name to the
@@ -65,7 +61,7 @@ export function createChatRealtime(io: Server, logger: Logger, options: { isSole
         (chosen.emit as (name: string, data: unknown) => boolean)(name, payload);
       };
       // No alias socket: one broadcast, not a second one encoded for nobody (docs/decisions/0039).
-      if (!alias || !mayHaveAliasSockets(users)) {
+      if (!alias || !deps.aliases.mayHave(users)) {
         send(event, server.to(users.map(userRoom)));
         return;
       }
