@@ -84,7 +84,9 @@ export function createAliasPresence(
     Promise.resolve()
       .then(() => asking.serverSideEmitWithAck(ALIAS_ASK_EVENT))
       .then((answers) => {
-        for (const news of answers as AliasNews[]) onNews(news);
+        // Only the present ones: a word that crossed the answer on the way (a node's first alias
+        // socket, just after it answered none) is not undone by the older answer.
+        for (const news of answers as AliasNews[]) if (news?.isPresent === true) onNews(news);
         isAssuming = false;
       })
       .catch(() => {
