@@ -233,6 +233,10 @@ test('a revoked token sends the user to /login at the next session check', async
   await page.route('**/socket.io/**', (route) => route.abort());
   await page.clock.install();
   await signInThroughUi(page, account, { rememberMe: true });
+  // The home screen's own calls are done first: one made after the revocation would notice it
+  // (a 401 signs out at once) before the session check the test is about.
+  await expect(page.getByRole('heading', { name: 'Conectar', level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   const token = (await storages(page)).local[0] as string;
 
   // Revoke it from outside, as a logout elsewhere or a password reset would.
