@@ -1,9 +1,8 @@
 // @setup scaled — which nodes hold alias sockets, told through the Redis adapter
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AliasPresence, aliasRoom, createAliasPresence } from '../../src/server/features/chat/alias-presence.ts';
-import { createRealtime, type Realtime } from '../../src/server/plugins/realtime.ts';
+import { redisNodes } from '../helpers/redis-nodes.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.REDIS_URL;
 
@@ -22,21 +21,13 @@ const until = async (condition: () => boolean, what: string) => {
  * alias socket arrive and its last one leave.
  */
 describe.runIf(isScaled)('alias sockets across nodes, on the Redis adapter', () => {
-  const opened: Realtime[] = [];
+  const nodes = redisNodes();
+  const { node } = nodes;
   const presences: AliasPresence[] = [];
-  const node = async (keyPrefix: string) => {
-    const realtime = await createRealtime(createServer(), {
-      redisUrl: process.env.REDIS_URL,
-      keyPrefix,
-      caps: { perAddress: 10, perUser: 10, clientAddress: () => '127.0.0.1' },
-    });
-    opened.push(realtime);
-    return realtime;
-  };
 
   afterAll(async () => {
     for (const presence of presences) presence.close();
-    await Promise.all(opened.map((realtime) => realtime.close()));
+    await nodes.close();
   });
 
   it('asks at start, then hears the other node’s first alias socket come and its last one go', async () => {

@@ -1,8 +1,7 @@
 // @setup scaled — the Redis adapter's key prefix
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRealtime, type Realtime } from '../../src/server/plugins/realtime.ts';
+import { redisNodes } from '../helpers/redis-nodes.ts';
 
 const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.REDIS_URL;
 
@@ -13,19 +12,11 @@ const isScaled = process.env.TEST_DATABASE === 'postgres' && !!process.env.REDIS
  * its own sibling's (a recipient on screen then got a notification: chat-multi-node, files side by side).
  */
 describe.runIf(isScaled)('Socket.IO on the Redis adapter, per key prefix', () => {
-  const opened: Realtime[] = [];
-  const node = async (keyPrefix: string) => {
-    const realtime = await createRealtime(createServer(), {
-      redisUrl: process.env.REDIS_URL,
-      keyPrefix,
-      caps: { perAddress: 10, perUser: 10, clientAddress: () => '127.0.0.1' },
-    });
-    opened.push(realtime);
-    return realtime;
-  };
+  const nodes = redisNodes();
+  const { node } = nodes;
 
   afterAll(async () => {
-    await Promise.all(opened.map((realtime) => realtime.close()));
+    await nodes.close();
   });
 
   it("counts only the nodes of its own prefix, never another deployment's", async () => {
